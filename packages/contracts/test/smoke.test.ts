@@ -1,0 +1,4 @@
+import { placeholderForToolingCheck } from '@productgen/contracts';
+test('workspace packages resolve to their sources', () => {
+  expect(placeholderForToolingCheck).toBe(1);
+});

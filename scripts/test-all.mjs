@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+// The README's test command: every suite (jest projects; later the Playwright e2e run), then one summary line
+// `N passed, N failed` over all of them, which CI reads. Exits non-zero when anything failed.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const outDir = mkdtempSync(join(tmpdir(), 'productgen-test-'));
+const extraArgs = process.argv.slice(2);
+let passed = 0;
+let failed = 0;
+let ok = true;
+
+function runJest() {
+  const outputFile = join(outDir, 'jest.json');
+  const result = spawnSync(
+    process.execPath,
+    ['node_modules/jest/bin/jest.js', '--json', `--outputFile=${outputFile}`, ...extraArgs],
+    { stdio: 'inherit', env: process.env },
+  );
+  if (!existsSync(outputFile)) {
+    console.error('jest wrote no results (exit code %s)', result.status);
+    failed += 1;
+    ok = false;
+    return;
+  }
+  const report = JSON.parse(readFileSync(outputFile, 'utf8'));
+  passed += report.numPassedTests;
+  failed += report.numFailedTests;
+  // A suite that fails to run (syntax error, failing beforeAll) has no failed tests but must still fail the run.
+  failed += report.numRuntimeErrorTestSuites;
+  if (result.status !== 0 || !report.success) ok = false;
+}
+
+runJest();
+
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(ok && failed === 0 ? 0 : 1);
