@@ -1,21 +1,35 @@
-// One jest run over every workspace. Back-end code runs in node; browser code (shell, MFEs) in jsdom.
-// Workspace packages resolve to their TypeScript sources through the "@productgen/source" export condition,
-// so tests never need a build first.
-const swc = ['@swc/jest', { jsc: { parser: { syntax: 'typescript', tsx: true }, target: 'es2022', transform: { react: { runtime: 'automatic' } } }, module: { type: 'commonjs' } }];
-const common = {
-  transform: { '^.+\\.(t|j)sx?$': swc },
-  moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'cjs', 'json'],
-  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
-};
+// One jest run over every workspace. Back-end code runs in node; each browser workspace brings its own jsdom
+// project (its jest.config.js, built with jest/browser-project.js). Workspace packages resolve to their TypeScript
+// sources through the "@productgen/source" export condition, so tests never need a build first.
+const { existsSync, readdirSync } = require('node:fs');
+const path = require('node:path');
+
+const workspaceDirs = [
+  ...readdirSync(path.join(__dirname, 'packages')).map((name) => path.join(__dirname, 'packages', name)),
+  ...readdirSync(__dirname)
+    .filter((name) => name === 'shell' || name.startsWith('mfe-'))
+    .map((name) => path.join(__dirname, name)),
+];
+const browserProjects = workspaceDirs
+  .map((dir) => path.join(dir, 'jest.config.js'))
+  .filter((file) => existsSync(file));
 
 module.exports = {
   projects: [
     {
-      ...common,
       displayName: 'node',
+      rootDir: __dirname,
       testEnvironment: 'node',
       testEnvironmentOptions: { customExportConditions: ['@productgen/source', 'node', 'require', 'default'] },
-      testMatch: ['<rootDir>/packages/*/test/**/*.test.ts', '<rootDir>/services/*/test/**/*.test.ts', '<rootDir>/tests/integration/**/*.test.ts'],
+      transform: { '^.+\\.(t|j)sx?$': require('./jest/swc-transform') },
+      moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'cjs', 'json'],
+      testMatch: [
+        '<rootDir>/packages/*/test/**/*.test.ts',
+        '<rootDir>/services/*/test/**/*.test.ts',
+        '<rootDir>/tests/integration/**/*.test.ts',
+      ],
+      testPathIgnorePatterns: ['/node_modules/', '/dist/'],
     },
+    ...browserProjects,
   ],
 };

@@ -1,0 +1,277 @@
+import { defaultFetch, defaultStorage, type KeyValueStorage } from './browser-env';
+import { ApiError } from './errors';
+import { PlatformEvents } from './events';
+import { buildPageViewPayload } from './page-view';
+import { captureReferralFromUrl, readReferralCode } from './referral';
+import { SessionKeyStore } from './session-key';
+import { SessionStore } from './session-store';
+import { Transport, interpretResponse, isRecord } from './transport';
+import type {
+  BulkJob,
+  BulkJobStatus,
+  Category,
+  CheckoutSession,
+  CreditRecord,
+  DownloadType,
+  Generation,
+  GenerationStatus,
+  ImageAnalysis,
+  ImageGenResponse,
+  NewStylePreset,
+  PackageId,
+  Page,
+  PaymentSuccessCheck,
+  RefundRequest,
+  SignInResponse,
+  StylePreset,
+  StylePresetList,
+  TrackResult,
+  User,
+} from './types';
+
+export interface PlatformClientOptions {
+  /** Absolute address of the API origin, e.g. https://api.productgen.example or http://localhost:8080. */
+  apiBaseUrl: string;
+  /** Lifetime of the session cookie in days. */
+  cookieDays?: number;
+  storage?: KeyValueStorage;
+  fetchImpl?: typeof fetch;
+  /** Brand name; the referral cookie is `{lowercased name}_ref_code`. */
+  productName?: string;
+  /** Where swallowed failures (referral-form check) are reported. */
+  logger?: Pick<Console, 'warn'>;
+}
+
+export interface SignInCredentials {
+  /** An ID-token credential from the identity provider. */
+  credential?: string | null;
+  /** An access token from the provider's token flow (scope openid profile email). */
+  access_token?: string | null;
+}
+
+const SIGN_IN_PROVIDER = 'Google';
+// SPEC §5: referral text and preset names are cut to 255 characters before sending.
+const MAX_TEXT_LENGTH = 255;
+const DEFAULT_PAGE_SIZE = 10;
+
+export type PlatformClient = ReturnType<typeof createPlatformClient>;
+
+export function createPlatformClient(options: PlatformClientOptions) {
+  const {
+    apiBaseUrl,
+    cookieDays = 30,
+    storage = defaultStorage(),
+    fetchImpl = defaultFetch(),
+    productName = 'ProductGen',
+    logger = console,
+  } = options;
+  if (!(cookieDays > 0)) throw new RangeError(`cookieDays must be a positive number, got ${cookieDays}`);
+
+  const events = new PlatformEvents();
+  const keys = new SessionKeyStore(storage, cookieDays);
+  const http = new Transport(apiBaseUrl, keys, events, fetchImpl);
+
+  /** GET /auth/me: the user, or false on 401 (which does not end the session). No auth-fetched event. */
+  async function me(): Promise<User | false> {
+    const raw = await http.send('/auth/me', { emitFetched: false });
+    if (raw.status === 401) return false;
+    return interpretResponse<User>(raw);
+  }
+
+  const session = new SessionStore(me, keys, events);
+
+  async function signIn({ credential = null, access_token = null }: SignInCredentials): Promise<SignInResponse> {
+    if (!credential && !access_token) throw new TypeError('signIn needs a credential or an access_token');
+    const failure = `Failed to verify ${SIGN_IN_PROVIDER} token`;
+    const raw = await http.send('/auth/google', {
+      method: 'POST',
+      sendSessionKey: false,
+      body: { credential, access_token, ref_code: readReferralCode(productName) },
+    });
+    try {
+      if (!raw.ok) throw new ApiError(raw.status, failure);
+      const answer = interpretResponse<SignInResponse>(raw);
+      if (!isRecord(answer) || typeof answer.session_key !== 'string' || !answer.session_key) {
+        throw new ApiError(raw.status, failure);
+      }
+      keys.set(answer.session_key);
+      events.emit('auth-refresh');
+      return answer;
+    } finally {
+      events.emit('auth-fetched');
+    }
+  }
+
+  /** POST /auth/logout, then forget the session locally whatever the server said. */
+  async function logout(): Promise<void> {
+    try {
+      if (keys.get()) await http.call('/auth/logout', { method: 'POST' });
+    } catch {
+      // The key may already be expired or the API unreachable; signing out locally is what matters.
+    } finally {
+      keys.clear();
+      events.emit('auth-refresh');
+    }
+  }
+
+  async function hearAboutSource(source: string): Promise<void> {
+    const trimmed = source.trim().slice(0, MAX_TEXT_LENGTH);
+    if (!trimmed) throw new TypeError('A referral source is required');
+    await http.call('/hear-about-source', {
+      method: 'POST',
+      body: { source: trimmed },
+      failureMessage: 'Failed to save hear about source',
+    });
+  }
+
+  /** Whether the referral survey was already answered; false on any failure (reported to the logger). */
+  async function hasSeenHearAboutSource(): Promise<boolean> {
+    try {
+      const answer = await http.call<{ hasSeen?: unknown }>('/hear-about-source/has-seen', {
+        failureMessage: 'Failed to check referral form status',
+      });
+      return isRecord(answer) && answer.hasSeen === true;
+    } catch (error) {
+      logger.warn('Failed to check referral form status', error);
+      return false;
+    }
+  }
+
+  async function bulkZip({ zip, numGenerates, presets = [] }: { zip: Blob; numGenerates: number; presets?: string[] }) {
+    assertGenerateCount(numGenerates);
+    const form = new FormData();
+    form.append('zipFile', zip, 'images.zip');
+    form.append('numGenerates', String(numGenerates));
+    if (presets.length > 0) form.append('presets', JSON.stringify(presets));
+    return http.call<{ bulk_job_uuid: string }>('/image-gen/bulk-zip', { method: 'POST', body: form });
+  }
+
+  async function trackEvent(en: string, data: unknown = {}): Promise<TrackResult> {
+    try {
+      const answer = await http.call<TrackResult | undefined>('/pst', { method: 'POST', body: { en, do: data } });
+      return isRecord(answer) && typeof answer.success === 'boolean' ? answer : { success: true };
+    } catch {
+      // Analytics must never disturb the page.
+      return { success: false };
+    }
+  }
+
+  /** Download addresses are links for the browser to follow, never fetched by the client. */
+  function downloadUrl(type: DownloadType, id: string, imageIndex?: number): string {
+    if (!id) throw new TypeError('A download needs an id');
+    const safeId = encodeURIComponent(id);
+    switch (type) {
+      case 'image':
+        if (imageIndex === undefined || imageIndex === null) {
+          throw new TypeError('imageIndex is required for image type download');
+        }
+        if (!Number.isInteger(imageIndex) || imageIndex < -1) {
+          throw new RangeError(`imageIndex must be an integer of at least -1 (the original), got ${imageIndex}`);
+        }
+        return http.url(`/download/${safeId}/image/${imageIndex}`);
+      case 'batch':
+        return http.url(`/download/${safeId}/batch`);
+      case 'bulk':
+        return http.url(`/download/bulk/${safeId}`);
+      default:
+        throw new TypeError(`Unknown download type ${JSON.stringify(type)}`);
+    }
+  }
+
+  return {
+    events,
+    session,
+    /** The session key in use, or null when signed out. */
+    getSessionKey: () => keys.get(),
+    /** Signed in = the session cookie is present (SPEC §4). */
+    isSignedIn: () => keys.hasCookie(),
+    /** Ends the session locally (cookie + storage) and tells every listener. */
+    endSession: () => http.endSession(),
+    /** Asks every microfrontend to refetch the user (e.g. after credits changed). */
+    refreshUser: () => events.emit('auth-refresh'),
+    captureReferralFromUrl: (url: string = window.location.href) => captureReferralFromUrl(productName, url),
+    referralCode: () => readReferralCode(productName),
+
+    signIn,
+    me,
+    logout,
+    configList: () => http.call<Record<string, unknown>>('/configlist'),
+
+    imageGen: async (body: { base64str: string; numGenerates: number }) => {
+      assertGenerateCount(body.numGenerates);
+      return http.call<ImageGenResponse>('/imageGen', { method: 'POST', body });
+    },
+    imageGenFromId: async (body: { id: string; numGenerates: number; presets?: string[] }) => {
+      assertGenerateCount(body.numGenerates);
+      return http.call<ImageGenResponse>('/imageGenFromId', { method: 'POST', body });
+    },
+    analyseImage: (image: string) =>
+      http.call<ImageAnalysis>('/image-gen/category', { method: 'POST', body: { image: stripDataUrlPrefix(image) } }),
+    categories: () => http.call<Category[]>('/image-gen/categories'),
+    generationStatus: (generationUuid: string) =>
+      http.call<GenerationStatus>(`/image-gen/status/${encodeURIComponent(generationUuid)}`),
+    generations: async (page = 1, pageSize = DEFAULT_PAGE_SIZE) =>
+      http.call<Page<Generation>>('/image-gen/generations', { query: pageQuery(page, pageSize) }),
+    generatedDetail: (id: string) => http.call<Generation>(`/image-gen/generated/${encodeURIComponent(id)}`),
+    records: async () => (await http.call<{ records: unknown[] }>('/records')).records,
+
+    stylePresets: () => http.call<StylePresetList>('/style-presets'),
+    stylePresetsForCategory: (categoryId: string) =>
+      http.call<StylePresetList>('/style-presets', { query: { category: categoryId } }),
+    stylePreset: (id: string) => http.call<StylePreset>(`/style-presets/${encodeURIComponent(id)}`),
+    saveStylePreset: async (preset: NewStylePreset) => {
+      const presetName = preset.preset_name.trim().slice(0, MAX_TEXT_LENGTH);
+      if (!presetName) throw new TypeError('A preset name is required');
+      return http.call<StylePreset>('/style-presets', { method: 'POST', body: { ...preset, preset_name: presetName } });
+    },
+
+    bulkZip,
+    bulkJob: (id: string) => http.call<BulkJob>(`/image-gen/bulk-job/${encodeURIComponent(id)}`),
+    bulkJobs: (statuses: BulkJobStatus[] = []) =>
+      http.call<BulkJob[]>('/image-gen/bulk-jobs', {
+        query: { statuses: statuses.length > 0 ? statuses.join(',') : undefined },
+        failureMessage: 'Failed to list bulk jobs',
+      }),
+
+    createCheckoutSession: (packageId: PackageId) =>
+      http.call<CheckoutSession>('/payments/create-checkout-session', { method: 'POST', body: { package: packageId } }),
+    checkPaymentSuccess: (sessionId?: string) =>
+      http.call<PaymentSuccessCheck>('/payments/check-success', { method: 'POST', body: { sessionId } }),
+    paymentRecords: () => http.call<unknown[]>('/payment-records'),
+    creditLog: async (page = 1, pageSize = DEFAULT_PAGE_SIZE) =>
+      http.call<Page<CreditRecord>>('/credits/log', { query: pageQuery(page, pageSize) }),
+    refund: (request: RefundRequest) => http.call<unknown>('/support/refund', { method: 'POST', body: request }),
+
+    saveSettings: (settings: { site_url: string }) =>
+      http.call<User>('/user/settings', { method: 'POST', body: settings }),
+    saveSettingsMetadata: (metadata: Record<string, unknown>) =>
+      http.call<unknown>('/user/settings/metadata', { method: 'POST', body: metadata }),
+    closeTooltip: (name: string) =>
+      http.call<unknown>('/user/settings/close-tooltip', { method: 'POST', body: { name } }),
+    hearAboutSource,
+    hasSeenHearAboutSource,
+
+    trackEvent,
+    trackPageView: () => trackEvent('page_view', buildPageViewPayload()),
+    downloadUrl,
+  };
+}
+
+function stripDataUrlPrefix(image: string): string {
+  return image.replace(/^data:[^,]*;base64,/, '');
+}
+
+function assertGenerateCount(numGenerates: number): void {
+  // SPEC §5: 1 to 5 images per generation.
+  if (!Number.isInteger(numGenerates) || numGenerates < 1 || numGenerates > 5) {
+    throw new RangeError(`numGenerates must be an integer from 1 to 5, got ${numGenerates}`);
+  }
+}
+
+function pageQuery(page: number, pageSize: number) {
+  if (!Number.isInteger(page) || page < 1) throw new RangeError(`page must be a positive integer, got ${page}`);
+  if (!Number.isInteger(pageSize) || pageSize < 1) {
+    throw new RangeError(`pageSize must be a positive integer, got ${pageSize}`);
+  }
+  return { page, pageSize };
+}

@@ -1,0 +1,90 @@
+import type { PlatformEvents } from './events';
+import { SESSION_KEY_NAME, type SessionKeyStore } from './session-key';
+import type { User } from './types';
+
+export interface SessionState {
+  user: User | null;
+  /** True until the first current-user check answers, and during every refetch. */
+  loading: boolean;
+  /** While loading: whether the session cookie is present; afterwards: whether the server knows the user. */
+  signedIn: boolean;
+  /** The last failure of the current-user check other than "not signed in" (network, server error). */
+  error: Error | null;
+}
+
+/** What a server render sees: nothing is known yet, so render signed out and let hydration catch up. */
+export const SERVER_SESSION_STATE: SessionState = Object.freeze({
+  user: null,
+  loading: true,
+  signedIn: false,
+  error: null,
+});
+
+/**
+ * The signed-in user shared by every microfrontend. It fetches the user when the first subscriber arrives
+ * and again on every auth-refresh (from any MFE through the shared emitter, or from another tab through the
+ * storage event); listening stops when the last subscriber leaves.
+ */
+export class SessionStore {
+  private state: SessionState;
+  private readonly subscribers = new Set<() => void>();
+  private detach: (() => void) | null = null;
+  private latestLoad = 0;
+
+  constructor(
+    private readonly fetchUser: () => Promise<User | false>,
+    private readonly keys: SessionKeyStore,
+    private readonly events: PlatformEvents,
+  ) {
+    this.state = { user: null, loading: true, signedIn: keys.hasCookie(), error: null };
+  }
+
+  getSnapshot = (): SessionState => this.state;
+
+  subscribe = (subscriber: () => void): (() => void) => {
+    this.subscribers.add(subscriber);
+    if (!this.detach) this.detach = this.attach();
+    return () => {
+      this.subscribers.delete(subscriber);
+      if (this.subscribers.size === 0 && this.detach) {
+        this.detach();
+        this.detach = null;
+      }
+    };
+  };
+
+  /** Refetches the user; overlapping refreshes resolve in order and only the latest answer is kept. */
+  async refresh(): Promise<void> {
+    const load = ++this.latestLoad;
+    // Until the server answers, the cookie is the best evidence (SPEC §4: signed in = session cookie present).
+    this.update({ loading: true, signedIn: this.keys.hasCookie() });
+    try {
+      const user = await this.fetchUser();
+      if (load === this.latestLoad) this.update({ user: user || null, loading: false, signedIn: !!user, error: null });
+    } catch (error) {
+      if (load === this.latestLoad) {
+        this.update({ loading: false, error: error instanceof Error ? error : new Error(String(error)) });
+      }
+    }
+  }
+
+  private attach(): () => void {
+    const refresh = () => void this.refresh();
+    const offRefresh = this.events.on('auth-refresh', refresh);
+    // Another tab signed in or out: its storage write reaches us as a storage event (key null = storage cleared).
+    const onStorage = (event: StorageEvent) => {
+      if (event.key === SESSION_KEY_NAME || event.key === null) this.events.emit('auth-refresh');
+    };
+    if (typeof window !== 'undefined') window.addEventListener('storage', onStorage);
+    refresh();
+    return () => {
+      offRefresh();
+      if (typeof window !== 'undefined') window.removeEventListener('storage', onStorage);
+    };
+  }
+
+  private update(patch: Partial<SessionState>): void {
+    this.state = { ...this.state, ...patch };
+    for (const subscriber of [...this.subscribers]) subscriber();
+  }
+}

@@ -1,0 +1,126 @@
+import { ApiError, UNAUTHORIZED } from './errors';
+import type { PlatformEvents } from './events';
+import type { SessionKeyStore } from './session-key';
+
+/** Key sent to a local API when nobody is signed in (SPEC §7), so local development works without sign-in. */
+export const LOCAL_SESSION_KEY = 'local';
+const LOCAL_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+export type QueryValue = string | number | undefined;
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST';
+  /** A plain value is sent as JSON; FormData is sent as multipart with the browser's boundary. */
+  body?: unknown;
+  query?: Record<string, QueryValue>;
+  /** Sign-in is the one call that sends no session key. */
+  sendSessionKey?: boolean;
+  /** Emit auth-fetched once the response arrives (every call but the current-user check). */
+  emitFetched?: boolean;
+  /** Message for a non-OK answer that carries no error field of its own. */
+  failureMessage?: string;
+}
+
+export interface RawResponse {
+  status: number;
+  ok: boolean;
+  body: unknown;
+}
+
+export class Transport {
+  private readonly baseUrl: string;
+  private readonly apiIsLocal: boolean;
+
+  constructor(
+    apiBaseUrl: string,
+    private readonly keys: SessionKeyStore,
+    private readonly events: PlatformEvents,
+    private readonly fetchImpl: typeof fetch,
+  ) {
+    let parsed: URL;
+    try {
+      parsed = new URL(apiBaseUrl);
+    } catch {
+      throw new TypeError(`apiBaseUrl must be an absolute http(s) URL, got ${JSON.stringify(apiBaseUrl)}`);
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+      throw new TypeError(`apiBaseUrl must use http or https, got ${JSON.stringify(apiBaseUrl)}`);
+    }
+    this.baseUrl = apiBaseUrl.replace(/\/+$/, '');
+    this.apiIsLocal = LOCAL_HOSTNAMES.has(parsed.hostname);
+  }
+
+  url(path: string, query?: Record<string, QueryValue>): string {
+    const search = new URLSearchParams();
+    for (const [name, value] of Object.entries(query ?? {})) {
+      if (value !== undefined) search.set(name, String(value));
+    }
+    const queryString = search.toString();
+    return `${this.baseUrl}${path}${queryString ? `?${queryString}` : ''}`;
+  }
+
+  /** Sends one request and parses the answer; applies none of the error rules. */
+  async send(path: string, options: RequestOptions = {}): Promise<RawResponse> {
+    const { method = 'GET', body, query, sendSessionKey = true } = options;
+    const isForm = typeof FormData !== 'undefined' && body instanceof FormData;
+    const headers: Record<string, string> = {};
+    if (!isForm) headers['Content-Type'] = 'application/json';
+    const sessionKey = sendSessionKey ? this.sessionKeyToSend() : null;
+    if (sessionKey) headers['X-Session-Key'] = sessionKey;
+
+    const response = await this.fetchImpl(this.url(path, query), {
+      method,
+      headers,
+      body: body === undefined ? undefined : isForm ? (body as FormData) : JSON.stringify(body),
+    });
+    return { status: response.status, ok: response.ok, body: parseBody(await response.text()) };
+  }
+
+  /** The usual call: 401 ends the session, error fields and non-OK answers are thrown, auth-fetched follows. */
+  async call<T>(path: string, options: RequestOptions = {}): Promise<T> {
+    const raw = await this.send(path, options);
+    try {
+      if (raw.status === 401) {
+        this.endSession();
+        throw new ApiError(UNAUTHORIZED.code, UNAUTHORIZED.error);
+      }
+      return interpretResponse<T>(raw, options.failureMessage);
+    } finally {
+      if (options.emitFetched !== false) this.events.emit('auth-fetched');
+    }
+  }
+
+  endSession(): void {
+    this.keys.clear();
+    this.events.emit('auth-refresh');
+  }
+
+  private sessionKeyToSend(): string | null {
+    return this.keys.get() ?? (this.apiIsLocal ? LOCAL_SESSION_KEY : null);
+  }
+}
+
+function parseBody(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** SPEC §8: a response with a code or error field is thrown; so is any other non-OK answer. */
+export function interpretResponse<T>({ status, ok, body }: RawResponse, failureMessage?: string): T {
+  if (isRecord(body) && (body.code != null || body.error != null)) {
+    const code = typeof body.code === 'number' || typeof body.code === 'string' ? body.code : status;
+    const message =
+      typeof body.error === 'string' ? body.error : (failureMessage ?? `Request failed with status ${status}`);
+    throw new ApiError(code, message);
+  }
+  if (!ok) throw new ApiError(status, failureMessage ?? `Request failed with status ${status}`);
+  return body as T;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,27 @@
+// eslint-disable-next-line @typescript-eslint/triple-slash-reference -- consumers type-checking our sources need the CSS-module typing too
+/// <reference path="./css-modules.d.ts" />
+export {
+  Button,
+  LinkButton,
+  buttonClassName,
+  type ButtonProps,
+  type LinkButtonProps,
+  type ButtonVariant,
+  type ButtonSize,
+} from './Button';
+export { Spinner, type SpinnerProps } from './Spinner';
+export { Menu, type MenuProps, type MenuItem } from './Menu';
+export { Modal, type ModalProps } from './Modal';
+export { Table, DEFAULT_PAGE_SIZE, type TableProps, type TableColumn, type ServerPaging } from './Table';
+export { Pagination, type PaginationProps } from './Pagination';
+export { ProgressBar, type ProgressBarProps } from './ProgressBar';
+export {
+  ToastProvider,
+  useToast,
+  DEFAULT_TOAST_DURATION_MS,
+  type ToastApi,
+  type ToastOptions,
+  type ToastTone,
+} from './Toast';
+export { TextField, TextArea, type TextFieldProps, type TextAreaProps } from './TextField';
+export { Slider, type SliderProps } from './Slider';
