@@ -1,0 +1,4 @@
+import { routesFor } from '@productgen/mf-shared';
+import { SettingsPage } from './settings/SettingsPage';
+
+export const routes = routesFor('mfe_dashboard', { '/settings': <SettingsPage /> });

@@ -1,0 +1,3 @@
+import { routesFor } from '@productgen/mf-shared';
+
+export const routes = routesFor('mfe_tools');

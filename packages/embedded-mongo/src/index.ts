@@ -1,0 +1,3 @@
+export { startEmbeddedMongo } from './server';
+export type { EmbeddedMongo, EmbeddedMongoOptions } from './server';
+export type { Logger } from './logger';

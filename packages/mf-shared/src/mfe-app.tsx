@@ -1,0 +1,61 @@
+import { useEffect, useState, type ReactElement } from 'react';
+import * as React from 'react';
+import * as ReactDOMClient from 'react-dom/client';
+import { createBrowserRouter, RouterProvider, type RouteObject } from 'react-router';
+import singleSpaReact from 'single-spa-react';
+import type { LifeCycles } from 'single-spa';
+import { PlatformProvider } from '@productgen/platform-client';
+import { OopsScreen, RouteErrorScreen } from './error-screens';
+import { RoutePage } from './route-page';
+import { routesOf, type MfeName } from './routes';
+import { withScopedStyles } from './scoped-styles';
+
+export interface MfeAppOptions {
+  /** The module-federation container name, e.g. "mfe_dashboard" (also tags the app's style elements). */
+  name: string;
+  /** The app's pages; paths are absolute ("/settings"). */
+  routes: RouteObject[];
+}
+
+/**
+ * The router of one microfrontend: its pages under one layout route whose error element is the "Oops"
+ * screen, plus a catch-all that renders nothing, because a path this app does not own is about to be
+ * handled by single-spa (which unmounts this app) and must not flash a 404 here first.
+ */
+export function mfeRouteTree(routes: RouteObject[]): RouteObject[] {
+  return [{ errorElement: <RouteErrorScreen />, children: [...routes, { path: '*', element: null }] }];
+}
+
+function MfeRoot({ routes }: { routes: RouteObject[] }) {
+  // One router per mount: it listens to history, so it must be disposed when single-spa unmounts the app.
+  const [router] = useState(() => createBrowserRouter(mfeRouteTree(routes)));
+  useEffect(() => () => router.dispose(), [router]);
+  return (
+    <PlatformProvider>
+      <RouterProvider router={router} />
+    </PlatformProvider>
+  );
+}
+
+/** single-spa lifecycles (bootstrap/mount/unmount) for a react-router 7 microfrontend. */
+export function createMfeLifecycles({ name, routes }: MfeAppOptions): LifeCycles {
+  const lifecycles = singleSpaReact({
+    React,
+    ReactDOMClient,
+    rootComponent: () => <MfeRoot routes={routes} />,
+    errorBoundary: (error: Error) => <OopsScreen error={error} />,
+  });
+  return withScopedStyles(name, lifecycles);
+}
+
+/**
+ * React-router routes for every route-table path an app owns: the given page elements where an app has
+ * built a page, the route's intro (title and purpose) elsewhere.
+ */
+export function routesFor(owner: MfeName, pages: Partial<Record<string, ReactElement>> = {}): RouteObject[] {
+  const owned = routesOf(owner);
+  for (const path of Object.keys(pages)) {
+    if (!owned.some((entry) => entry.path === path)) throw new Error(`${owner} does not own the route "${path}"`);
+  }
+  return owned.map((entry) => ({ path: entry.path, element: pages[entry.path] ?? <RoutePage path={entry.path} /> }));
+}

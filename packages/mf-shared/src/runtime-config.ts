@@ -1,0 +1,93 @@
+// What the server tells the shell at start (written by the launcher/gateway, never baked into the build):
+// /runtime-config.json for settings and /remotes.json, the registry of deployed microfrontend versions.
+
+export interface RuntimeConfig {
+  /** Absolute API origin, e.g. http://localhost:8080. */
+  apiBaseUrl: string;
+  /** Google Identity Services client id; may be empty when the dev identity provider is used. */
+  googleClientId: string;
+  productName: string;
+  /** Embedded mode: sign in through the built-in dev identity provider instead of Google. */
+  devIdentityProvider: boolean;
+}
+
+/** Remote name -> URL of its mf-manifest.json under a versioned path. */
+export type RemoteRegistry = Record<string, string>;
+
+export class StartupConfigError extends Error {
+  override name = 'StartupConfigError';
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+async function fetchJson(url: string, fetchImpl: typeof fetch): Promise<unknown> {
+  let response: Response;
+  try {
+    response = await fetchImpl(url, { cache: 'no-store', headers: { Accept: 'application/json' } });
+  } catch (error) {
+    throw new StartupConfigError(`Could not load ${url}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (!response.ok) throw new StartupConfigError(`Could not load ${url}: HTTP ${response.status}`);
+  try {
+    return await response.json();
+  } catch {
+    throw new StartupConfigError(`${url} is not valid JSON`);
+  }
+}
+
+export function parseRuntimeConfig(value: unknown): RuntimeConfig {
+  if (!isRecord(value)) throw new StartupConfigError('runtime-config.json must hold a JSON object');
+  const { apiBaseUrl, googleClientId = '', productName = 'ProductGen', devIdentityProvider = false } = value;
+  if (typeof apiBaseUrl !== 'string' || !/^https?:\/\//.test(apiBaseUrl)) {
+    throw new StartupConfigError('runtime-config.json: apiBaseUrl must be an absolute http(s) URL');
+  }
+  if (typeof googleClientId !== 'string')
+    throw new StartupConfigError('runtime-config.json: googleClientId must be a string');
+  if (typeof productName !== 'string' || !productName.trim()) {
+    throw new StartupConfigError('runtime-config.json: productName must be a non-empty string');
+  }
+  if (typeof devIdentityProvider !== 'boolean') {
+    throw new StartupConfigError('runtime-config.json: devIdentityProvider must be true or false');
+  }
+  if (!devIdentityProvider && !googleClientId) {
+    throw new StartupConfigError('runtime-config.json: googleClientId is required unless devIdentityProvider is true');
+  }
+  return {
+    apiBaseUrl: apiBaseUrl.replace(/\/+$/, ''),
+    googleClientId,
+    productName: productName.trim(),
+    devIdentityProvider,
+  };
+}
+
+export function parseRemoteRegistry(value: unknown): RemoteRegistry {
+  if (!isRecord(value)) throw new StartupConfigError('remotes.json must map remote names to mf-manifest.json URLs');
+  const registry: RemoteRegistry = {};
+  for (const [name, entry] of Object.entries(value)) {
+    if (typeof entry !== 'string' || !entry) {
+      throw new StartupConfigError(`remotes.json: the entry of "${name}" must be a mf-manifest.json URL`);
+    }
+    registry[name] = entry;
+  }
+  return registry;
+}
+
+const browserFetch: typeof fetch = (input, init) => fetch(input, init);
+
+export async function loadRuntimeConfig(fetchImpl: typeof fetch = browserFetch): Promise<RuntimeConfig> {
+  return parseRuntimeConfig(await fetchJson('/runtime-config.json', fetchImpl));
+}
+
+export async function loadRemoteRegistry(fetchImpl: typeof fetch = browserFetch): Promise<RemoteRegistry> {
+  return parseRemoteRegistry(await fetchJson('/remotes.json', fetchImpl));
+}
+
+/** The shell's start: both files, fetched in parallel. */
+export async function loadStartupConfig(
+  fetchImpl: typeof fetch = browserFetch,
+): Promise<{ config: RuntimeConfig; registry: RemoteRegistry }> {
+  const [config, registry] = await Promise.all([loadRuntimeConfig(fetchImpl), loadRemoteRegistry(fetchImpl)]);
+  return { config, registry };
+}

@@ -1,0 +1,76 @@
+import express, { type Express } from 'express';
+import { pinoHttp } from 'pino-http';
+import type { Logger } from 'pino';
+import { errorHandler } from './error-handler';
+import { checkReadiness, type ReadinessCheck } from './health';
+import { routeNotMatched, trackAllowedMethods } from './router';
+import { traceRequests } from './request-tracing';
+import { installContextPropagation } from './telemetry';
+
+export interface HttpAppOptions {
+  /** Service name, used in logs. */
+  name: string;
+  logger: Logger;
+  /** Dependency checks run by GET /readyz, e.g. `{ mongo: mongo.ping, s3: store.ping }`. */
+  readiness?: Record<string, ReadinessCheck>;
+  /** Per-check time limit of /readyz (ms). */
+  readinessTimeoutMs?: number;
+  /** Largest accepted JSON body (bytes or a string such as '1mb'). */
+  bodyLimit?: number | string;
+}
+
+export interface HttpApp extends Express {
+  /** Adds the 404/405 tail and the error handler. Call once, after mounting every route. */
+  finalize(): Express;
+}
+
+const PROBE_PATHS = new Set(['/healthz', '/readyz']);
+
+/**
+ * An Express app with the common front (request id, trace context, request logs, JSON bodies, probes).
+ * Mount routes on it (use createRouter() for sub-routers to get 405s), then call finalize().
+ */
+export function createHttpApp(options: HttpAppOptions): HttpApp {
+  installContextPropagation();
+  const { logger } = options;
+  const readiness = options.readiness ?? {};
+  const readinessTimeoutMs = options.readinessTimeoutMs ?? 2000;
+
+  const app = express();
+  app.disable('x-powered-by');
+  trackAllowedMethods(app.router);
+
+  app.use(traceRequests());
+  app.use(
+    pinoHttp({
+      logger: logger.child({ component: 'http', app: options.name }),
+      // The id was assigned (and echoed) by traceRequests.
+      genReqId: (req) => req.id as string,
+      autoLogging: { ignore: (req) => PROBE_PATHS.has(req.url?.split('?')[0] ?? '') },
+      customLogLevel: (_req, res, err) =>
+        err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+    }),
+  );
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const report = await checkReadiness(readiness, readinessTimeoutMs, logger);
+    res.status(report.status === 'ok' ? 200 : 503).json(report);
+  });
+
+  app.use(express.json({ limit: options.bodyLimit ?? '1mb' }));
+
+  let finalized = false;
+  return Object.assign(app, {
+    finalize(): Express {
+      if (!finalized) {
+        finalized = true;
+        app.use(routeNotMatched);
+        app.use(errorHandler(logger));
+      }
+      return app;
+    },
+  });
+}

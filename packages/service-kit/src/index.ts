@@ -1,0 +1,64 @@
+export {
+  ConfigError,
+  amqpConfig,
+  baseConfig,
+  envFields,
+  exitOnConfigError,
+  loadConfig,
+  loadConfigOrExit,
+  mongoConfig,
+  portConfig,
+  s3Config,
+  telemetryConfig,
+  type ConfigProblem,
+} from './config';
+export { createLogger, type Logger, type LoggerOptions } from './logger';
+export { AppError, isErrorBody, statusText, type ErrorBody } from './errors';
+export { errorHandler, toAppError } from './error-handler';
+export {
+  appErrorFromZod,
+  describeIssues,
+  parseBody,
+  parseInput,
+  parseParams,
+  parseQuery,
+  validate,
+  type InputPart,
+} from './validation';
+export { createRouter, routeNotMatched, trackAllowedMethods } from './router';
+export { createHttpApp, type HttpApp, type HttpAppOptions } from './http-app';
+export { checkReadiness, type CheckOutcome, type ReadinessCheck, type ReadinessReport } from './health';
+export { REQUEST_ID_HEADER, assignRequestId, contextWithRequestId, currentRequestId } from './request-id';
+export { traceRequests } from './request-tracing';
+export { createLifecycle, type Closer, type Lifecycle, type LifecycleOptions, type RunningServer } from './lifecycle';
+export {
+  SpanKind,
+  SpanStatusCode,
+  currentTraceId,
+  extractTraceContext,
+  getTracer,
+  initTelemetry,
+  injectTraceHeaders,
+  installContextPropagation,
+  withSpan,
+  type SpanOptions,
+  type Telemetry,
+  type TelemetryOptions,
+} from './telemetry';
+export {
+  createInternalHttpClient,
+  fetchWithTrace,
+  type InternalHttpClient,
+  type InternalHttpClientOptions,
+  type InternalRequestOptions,
+  type QueryValue,
+} from './http-client';
+export { connectMongo, redactUrl, type MongoHandle, type MongoOptions } from './mongo';
+export {
+  PRESIGN_LIMITS,
+  createObjectStore,
+  type ObjectInfo,
+  type ObjectStore,
+  type ObjectStoreOptions,
+  type PutOptions,
+} from './object-store';

@@ -1,0 +1,19 @@
+import type { MessageBus } from '@productgen/bus';
+import { parseMessage, topics } from '@productgen/contracts';
+import type { UserRecord } from '../domain/user';
+
+/** One id per user: a republish after a crash is dropped by consumers as the same message. */
+export function signedUpMessageId(userId: string): string {
+  return `${topics.userSignedUp}:${userId}`;
+}
+
+export async function publishUserSignedUp(bus: MessageBus, user: UserRecord, at: Date): Promise<void> {
+  const payload = parseMessage(topics.userSignedUp, {
+    userId: user.id,
+    email: user.email,
+    name: user.name,
+    ref_code: user.refCode,
+    at: at.toISOString(),
+  });
+  await bus.publish(topics.userSignedUp, payload, { messageId: signedUpMessageId(user.id) });
+}

@@ -1,0 +1,137 @@
+import { loadConfig } from '@productgen/service-kit';
+import { authConfigSchema, deriveShopProfile, isDevIdpEnabled, shopCategories } from '../src';
+import { identityFromClaims, IdentityRejectedError } from '../src/domain/identity';
+import { mergeMetadata } from '../src/domain/metadata';
+import {
+  generateSessionKey,
+  hashSessionKey,
+  isSessionActive,
+  isWellFormedSessionKey,
+  newSessionTimes,
+  sessionPolicyFromDays,
+  touchedIdleExpiry,
+} from '../src/domain/session-keys';
+
+const DAY = 24 * 60 * 60 * 1000;
+
+describe('session keys', () => {
+  it('are 256-bit base64url values, different each time, hashed to SHA-256 hex', () => {
+    const keys = new Set(Array.from({ length: 100 }, generateSessionKey));
+    expect(keys.size).toBe(100);
+    for (const key of keys) {
+      expect(Buffer.from(key, 'base64url')).toHaveLength(32);
+      expect(isWellFormedSessionKey(key)).toBe(true);
+    }
+    expect(hashSessionKey('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(isWellFormedSessionKey('local')).toBe(false);
+    expect(isWellFormedSessionKey(undefined)).toBe(false);
+  });
+
+  it('never lets the idle deadline pass the absolute one', () => {
+    const policy = sessionPolicyFromDays(14, 30);
+    const start = new Date('2030-01-01T00:00:00Z');
+    const times = newSessionTimes(start, policy);
+    expect(times.idleExpiresAt.getTime() - start.getTime()).toBe(14 * DAY);
+    expect(times.absoluteExpiresAt.getTime() - start.getTime()).toBe(30 * DAY);
+
+    const late = new Date(start.getTime() + 25 * DAY);
+    expect(touchedIdleExpiry(times, late, policy)).toEqual(times.absoluteExpiresAt);
+    expect(touchedIdleExpiry(times, new Date(start.getTime() + 59_000), policy)).toBeUndefined();
+    expect(isSessionActive(times, new Date(start.getTime() + 14 * DAY - 1))).toBe(true);
+    expect(isSessionActive(times, new Date(start.getTime() + 14 * DAY))).toBe(false);
+  });
+});
+
+describe('identity claims', () => {
+  it('builds the display name from the parts when the provider sends none, and lower-cases the email', () => {
+    expect(
+      identityFromClaims('dev', { sub: '1', email: 'A@B.example', given_name: 'Ada', family_name: 'L' }),
+    ).toMatchObject({
+      email: 'a@b.example',
+      name: 'Ada L',
+      picture: '',
+    });
+  });
+
+  it('refuses an unverified address and claims without an email', () => {
+    expect(() => identityFromClaims('google', { sub: '1', email: 'a@b.example', email_verified: false })).toThrow(
+      IdentityRejectedError,
+    );
+    expect(() => identityFromClaims('google', { sub: '1' })).toThrow(IdentityRejectedError);
+  });
+});
+
+describe('shop profile from a home page', () => {
+  it('picks the categories the page is about and its brand colours', () => {
+    const html = `<html><head><title>Lumen Jewelry | Handmade rings &amp; necklaces</title>
+      <meta name="keywords" content="jewelry, leather bags, tote">
+      <meta property="og:description" content="Fine jewellery and leather handbags">
+      <style>a{color:#c0a062} .x{border-color:#C0A062} .y{color:#eee}</style></head>
+      <body><h1>New in: necklaces</h1><a href="/bags">Handbags</a><a href="/rings">Rings</a></body></html>`;
+    const profile = deriveShopProfile(html);
+    expect(profile.shopContext[0]).toEqual({ category_id: 'jewelry', label: 'Jewelry' });
+    expect(profile.shopContext.map((entry) => entry.category_id)).toContain('bags');
+    expect(profile.brandColors).toEqual(['#c0a062']);
+  });
+
+  it('finds nothing in a page without product words, and survives broken HTML', () => {
+    expect(deriveShopProfile('<html><title>Welcome</title><body>Hello there</body>')).toEqual({
+      shopContext: [],
+      brandColors: [],
+    });
+    expect(deriveShopProfile('<<<<meta name="theme-color" content="#0f0"><title>guitar guitar')).toEqual({
+      shopContext: [{ category_id: 'music', label: 'Music' }],
+      brandColors: ['#00ff00'],
+    });
+  });
+
+  it('uses only the generation categories', () => {
+    expect(shopCategories.map((category) => category.id)).toEqual([
+      'fashion',
+      'jewelry',
+      'beauty',
+      'home-decor',
+      'kitchen',
+      'electronics',
+      'food',
+      'fitness',
+      'pet',
+      'baby',
+      'bags',
+      'toys',
+      'music',
+      'furniture',
+      'other',
+    ]);
+  });
+});
+
+describe('metadata merge', () => {
+  it('bounds the number of keys', () => {
+    const many = Object.fromEntries(Array.from({ length: 50 }, (_, index) => [`k${index}`, index]));
+    expect(mergeMetadata('{}', many)).toMatchObject({ ok: true });
+    const full = mergeMetadata('{}', many);
+    expect(full.ok && mergeMetadata(full.json, { one_more: 1 })).toEqual({
+      ok: false,
+      status: 400,
+      message: 'Metadata can hold at most 50 keys',
+    });
+  });
+});
+
+describe('config', () => {
+  it('turns the dev identity provider off in production whatever DEV_IDP_ENABLED says', () => {
+    expect(isDevIdpEnabled(loadConfig(authConfigSchema, {}))).toBe(true);
+    expect(isDevIdpEnabled(loadConfig(authConfigSchema, { DEV_IDP_ENABLED: 'false' }))).toBe(false);
+    expect(isDevIdpEnabled(loadConfig(authConfigSchema, { NODE_ENV: 'production', GOOGLE_CLIENT_ID: 'real' }))).toBe(
+      false,
+    );
+  });
+
+  it('refuses the loopback test option and a missing client id in production, and names the variables', () => {
+    expect(() => loadConfig(authConfigSchema, { NODE_ENV: 'production', SHOP_FETCH_ALLOW_LOOPBACK: 'true' })).toThrow(
+      /GOOGLE_CLIENT_ID: required[\s\S]*SHOP_FETCH_ALLOW_LOOPBACK: must not be enabled in production/,
+    );
+    expect(loadConfig(authConfigSchema, {}).SHOP_FETCH_ALLOW_LOOPBACK).toBe(false);
+  });
+});

@@ -1,0 +1,285 @@
+import {
+  buildOpenApiDocument,
+  clientConfigSchema,
+  createRouter,
+  limits,
+  packageTiers,
+  validateRequest,
+  type AnalyticsEvent,
+  type ApiRoute,
+  type ClientConfig,
+} from '@productgen/contracts';
+import { AppError, checkReadiness, errorHandler, traceRequests, type Logger } from '@productgen/service-kit';
+import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
+import { pinoHttp } from 'pino-http';
+import type { GatewayConfig } from './config';
+import type { AnalyticsLog } from './domain/analytics';
+import { renderDocsPage } from './domain/docs-page';
+import {
+  allowHeader,
+  bodyPolicy,
+  payloadTooLargeMessage,
+  servedRoutes,
+  validationView,
+  type BodyLimits,
+} from './domain/routing';
+import { presentedSessionKey } from './domain/session';
+import {
+  assignCspNonce,
+  corsPolicy,
+  cspNonce,
+  requestState,
+  securityHeaders,
+  setRequestState,
+  type RateLimiters,
+  type RequestState,
+} from './security';
+import type { SessionVerifier } from './session-verifier';
+import type { UpstreamForwarder } from './upstream';
+
+export interface GatewayAppDeps {
+  config: GatewayConfig;
+  logger: Logger;
+  sessions: SessionVerifier;
+  analytics: AnalyticsLog;
+  forwarder: UpstreamForwarder;
+  rateLimiters: RateLimiters;
+}
+
+const PROBE_PATHS = new Set(['/healthz', '/readyz']);
+const LOOPBACK_ADDRESSES = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+function stateOf(res: Response): RequestState {
+  const state = requestState(res);
+  // Only reachable if the middleware order is broken: a programming error, answered as a 500.
+  if (!state) throw new Error('gateway request state missing: resolveRoute did not run');
+  return state;
+}
+
+/** Ops endpoints answer only on the loopback interface (kubectl port-forward, tests), never through an ingress. */
+const loopbackOnly: RequestHandler = (req, _res, next) => {
+  next(LOOPBACK_ADDRESSES.has(req.socket.remoteAddress ?? '') ? undefined : AppError.notFound());
+};
+
+// ---------------------------------------------------------------------------------------------- pipeline steps
+
+function resolveRoute(routes: readonly ApiRoute[]): RequestHandler {
+  const router = createRouter(routes);
+  return (req, res, next) => {
+    const match = router.match(req.method, req.path);
+    if (match.kind === 'not_found') throw AppError.notFound();
+    if (match.kind === 'method_not_allowed') {
+      res.setHeader('Allow', allowHeader(match.allowedMethods));
+      throw AppError.methodNotAllowed();
+    }
+    setRequestState(res, {
+      route: match.route,
+      params: match.params,
+      sessionKey: presentedSessionKey(req.headers, match.route),
+    });
+    next();
+  };
+}
+
+function authenticate(sessions: SessionVerifier, logger: Logger): RequestHandler {
+  return async (_req, res, next) => {
+    const state = stateOf(res);
+    const { route, sessionKey } = state;
+    if (route.auth === 'none') return next();
+    if (route.auth === 'session') {
+      const userId = sessionKey ? await sessions.verify(sessionKey) : undefined;
+      if (!userId) throw AppError.unauthorized();
+      state.userId = userId;
+      return next();
+    }
+    // Optional: a signed-in user is recognised; a bad key or an unreachable auth service just means anonymous.
+    if (sessionKey) {
+      try {
+        state.userId = await sessions.verify(sessionKey);
+      } catch (error) {
+        logger.warn({ err: error, route: route.id }, 'optional session check failed; continuing anonymously');
+      }
+    }
+    next();
+  };
+}
+
+function readBody(bodyLimits: BodyLimits): RequestHandler {
+  const rawParsers = new Map<number, RequestHandler>();
+  const rawParser = (limit: number) => {
+    let parser = rawParsers.get(limit);
+    if (!parser) {
+      parser = express.raw({ type: () => true, limit });
+      rawParsers.set(limit, parser);
+    }
+    return parser;
+  };
+  return (req, res, next) => {
+    const state = stateOf(res);
+    const policy = bodyPolicy(state.route, bodyLimits);
+    if (policy.kind === 'stream') {
+      const declared = Number(req.headers['content-length']);
+      if (Number.isFinite(declared) && declared > policy.limit)
+        throw AppError.payloadTooLarge(payloadTooLargeMessage(policy.limit));
+      return next();
+    }
+    rawParser(policy.limit)(req, res, (error?: unknown) => {
+      if (error) {
+        const type = (error as { type?: unknown }).type;
+        return next(
+          type === 'entity.too.large' ? AppError.payloadTooLarge(payloadTooLargeMessage(policy.limit)) : error,
+        );
+      }
+      const bytes: unknown = req.body;
+      state.rawBody = Buffer.isBuffer(bytes) ? bytes : Buffer.alloc(0);
+      if (policy.parseJson && state.rawBody.length > 0) {
+        try {
+          state.jsonBody = JSON.parse(state.rawBody.toString('utf8')) as unknown;
+        } catch {
+          return next(AppError.badRequest('The request body must be valid JSON.'));
+        }
+      }
+      next();
+    });
+  };
+}
+
+/** Checks the input against the route's contract: 400 with every problem in one sentence list. */
+const validateInput: RequestHandler = (req, res, next) => {
+  const state = stateOf(res);
+  const result = validateRequest(validationView(state.route), {
+    body: state.jsonBody,
+    query: req.query,
+    params: state.params,
+    headers: req.headers,
+  });
+  if (!result.ok) throw AppError.badRequest(result.message, result.issues);
+  if (state.route.owner === 'gateway') state.jsonBody = result.data.body;
+  next();
+};
+
+type GatewayHandler = (req: Request, res: Response, state: RequestState) => void;
+
+function gatewayHandlers(
+  config: GatewayConfig,
+  analytics: AnalyticsLog,
+  logger: Logger,
+): Record<string, GatewayHandler> {
+  const clientConfig: ClientConfig = clientConfigSchema.parse({
+    product_name: config.PRODUCT_NAME,
+    google_client_id: config.GOOGLE_CLIENT_ID,
+    stripe_publishable_key: config.STRIPE_PUBLISHABLE_KEY ?? null,
+    dev_mode: config.NODE_ENV !== 'production',
+    packages: packageTiers,
+    limits: {
+      maxImagesPerGeneration: limits.maxImagesPerGeneration,
+      maxPresetsPerGeneration: limits.maxPresetsPerGeneration,
+      maxBatchImages: limits.maxBatchImages,
+    },
+  });
+  const analyticsLogger = logger.child({ component: 'analytics' });
+  return {
+    clientConfig: (_req, res) => {
+      res.json(clientConfig);
+    },
+    trackEvent: (_req, res, state) => {
+      const recorded = analytics.record(state.jsonBody as AnalyticsEvent, state.userId);
+      analyticsLogger.info({ event: recorded }, 'analytics event');
+      res.json({ success: true });
+    },
+  };
+}
+
+function dispatch(deps: GatewayAppDeps, routes: readonly ApiRoute[]): RequestHandler {
+  const handlers = gatewayHandlers(deps.config, deps.analytics, deps.logger);
+  for (const route of routes) {
+    if (route.owner === 'gateway' && !handlers[route.id]) {
+      throw new Error(`The contracts route ${route.id} (${route.method} ${route.path}) has no gateway handler`);
+    }
+  }
+  return async (req, res) => {
+    const state = stateOf(res);
+    const { route } = state;
+    if (route.owner === 'gateway') {
+      handlers[route.id]?.(req, res, state);
+      return;
+    }
+    const loggingOut = route.id === 'authLogout' && state.sessionKey !== undefined;
+    if (loggingOut) {
+      const sessionKey = state.sessionKey as string;
+      // Forget the key now and again once auth has answered, so no check that ran in between can keep it alive.
+      deps.sessions.evict(sessionKey);
+      res.once('finish', () => deps.sessions.evict(sessionKey));
+    }
+    await deps.forwarder.forward(req, res, {
+      owner: route.owner,
+      userId: state.userId,
+      body: state.rawBody,
+      requestId: String(req.id),
+    });
+  };
+}
+
+// ---------------------------------------------------------------------------------------------- the app
+
+/** The gateway's Express app: one API origin in front of auth, billing, generation and bulk. */
+export function createGatewayApp(deps: GatewayAppDeps): Express {
+  const { config, logger, rateLimiters } = deps;
+  const production = config.NODE_ENV === 'production';
+  const routes = servedRoutes(production);
+  const bodyLimits: BodyLimits = {
+    json: config.JSON_BODY_LIMIT_BYTES,
+    image: config.IMAGE_BODY_LIMIT_BYTES,
+    upload: config.UPLOAD_BODY_LIMIT_BYTES,
+  };
+  const openApiDocument = buildOpenApiDocument({ includeDevRoutes: !production, title: `${config.PRODUCT_NAME} API` });
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.TRUST_PROXY);
+
+  app.use(traceRequests());
+  app.use(
+    pinoHttp({
+      logger: logger.child({ component: 'http', app: 'gateway' }),
+      genReqId: (req) => req.id as string,
+      autoLogging: { ignore: (req) => PROBE_PATHS.has(req.url?.split('?')[0] ?? '') },
+      customLogLevel: (_req, res, err) =>
+        err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+    }),
+  );
+  app.use(assignCspNonce, securityHeaders(config), corsPolicy(config));
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  // Ready as soon as it listens: an owner being down is answered per request (503), and taking the whole API
+  // origin out of rotation for it would turn one failure into all of them.
+  app.get('/readyz', async (_req, res) => {
+    res.json(await checkReadiness({}, 1000, logger));
+  });
+
+  app.use(rateLimiters.perIp);
+
+  app.get('/openapi.json', (_req, res) => {
+    res.json(openApiDocument);
+  });
+  app.get('/docs', (_req, res) => {
+    res.type('html').send(renderDocsPage(openApiDocument, { styleNonce: cspNonce(res) }));
+  });
+  app.get('/internal/pst/stats', loopbackOnly, (_req, res) => {
+    res.json(deps.analytics.stats());
+  });
+
+  app.use(
+    resolveRoute(routes),
+    rateLimiters.signIn,
+    rateLimiters.perSession,
+    authenticate(deps.sessions, logger),
+    readBody(bodyLimits),
+    validateInput,
+    dispatch(deps, routes),
+  );
+  app.use(errorHandler(logger));
+  return app;
+}

@@ -1,0 +1,108 @@
+import { createHash } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { SESSION_KEY_STORAGE_NAME, type ApiRoute } from '@productgen/contracts';
+import { parse as parseCookies } from 'cookie';
+
+/** Real keys are 256-bit tokens; anything far longer is junk and is not sent on to auth. */
+const MAX_SESSION_KEY_LENGTH = 512;
+
+function usableKey(value: string | undefined): string | undefined {
+  const key = value?.trim();
+  return key && key.length <= MAX_SESSION_KEY_LENGTH ? key : undefined;
+}
+
+/**
+ * The session key a request presents: the X-Session-Key header, or — on download routes, whose links are plain
+ * anchors that cannot carry a header — the `session_key` cookie. The header wins when both are present.
+ */
+export function presentedSessionKey(headers: IncomingHttpHeaders, route: ApiRoute | undefined): string | undefined {
+  const header = headers['x-session-key'];
+  const fromHeader = usableKey(Array.isArray(header) ? header[0] : header);
+  if (fromHeader) return fromHeader;
+  if (!route?.acceptsSessionCookie || !headers.cookie) return undefined;
+  return usableKey(parseCookies(headers.cookie)[SESSION_KEY_STORAGE_NAME]);
+}
+
+/** Keys are kept (and rate-limited) by digest, so raw credentials never sit in the gateway's maps. */
+export function sessionDigest(sessionKey: string): string {
+  return createHash('sha256').update(sessionKey).digest('base64url');
+}
+
+interface CachedSession {
+  userId: string;
+  expiresAt: number;
+}
+
+export interface SessionCacheOptions {
+  ttlMs: number;
+  maxEntries: number;
+  /** How long an eviction blocks the answers of verifications that were already running (their longest time). */
+  revocationWindowMs: number;
+  now?: () => number;
+}
+
+/**
+ * Short-lived memory of verified session keys. An eviction (logout) also leaves a tombstone, so a verification
+ * that started before the logout and answers after it cannot put the revoked key back.
+ */
+export class SessionCache {
+  private readonly entries = new Map<string, CachedSession>();
+  /** digest → ticket of the eviction, with the time it stops mattering. */
+  private readonly tombstones = new Map<string, { ticket: number; until: number }>();
+  private lastTicket = 0;
+  private readonly now: () => number;
+
+  constructor(private readonly options: SessionCacheOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Taken when a verification starts; `set` compares it with later evictions. */
+  ticket(): number {
+    this.lastTicket += 1;
+    return this.lastTicket;
+  }
+
+  get(sessionKey: string): string | undefined {
+    const digest = sessionDigest(sessionKey);
+    const entry = this.entries.get(digest);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= this.now()) {
+      this.entries.delete(digest);
+      return undefined;
+    }
+    return entry.userId;
+  }
+
+  /** Remembers a verification that started at `startTicket`, unless the key was evicted since. */
+  set(sessionKey: string, userId: string, startTicket: number): void {
+    if (this.options.ttlMs <= 0) return;
+    const digest = sessionDigest(sessionKey);
+    const tombstone = this.tombstones.get(digest);
+    if (tombstone && tombstone.ticket > startTicket) return;
+    this.entries.delete(digest); // re-insert so Map order stays oldest-first
+    this.entries.set(digest, { userId, expiresAt: this.now() + this.options.ttlMs });
+    while (this.entries.size > this.options.maxEntries) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.entries.delete(oldest);
+    }
+  }
+
+  evict(sessionKey: string): void {
+    const digest = sessionDigest(sessionKey);
+    this.entries.delete(digest);
+    this.pruneTombstones();
+    this.tombstones.set(digest, { ticket: this.ticket(), until: this.now() + this.options.revocationWindowMs });
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private pruneTombstones(): void {
+    const now = this.now();
+    for (const [digest, tombstone] of this.tombstones) {
+      if (tombstone.until <= now) this.tombstones.delete(digest);
+    }
+  }
+}

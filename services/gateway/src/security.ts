@@ -1,0 +1,164 @@
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ApiRoute } from '@productgen/contracts';
+import { AppError } from '@productgen/service-kit';
+import cors from 'cors';
+import type { RequestHandler } from 'express';
+import { MemoryStore, rateLimit, type RateLimitInfo } from 'express-rate-limit';
+import helmet from 'helmet';
+import type { GatewayConfig } from './config';
+import { ipBucket, isSignInRoute, secondsUntil, sessionBucket, tooManyRequestsMessage } from './domain/rate-limit-keys';
+
+/** What the route-resolving middleware leaves for the ones after it (rate limits, auth, body, dispatch). */
+export interface RequestState {
+  route: ApiRoute;
+  params: Record<string, string>;
+  sessionKey: string | undefined;
+  userId?: string;
+  /** Bytes read by the gateway (buffered routes). */
+  rawBody?: Buffer;
+  /** The parsed JSON body (routes with a JSON body schema). */
+  jsonBody?: unknown;
+}
+
+const STATE = Symbol('productgen.gateway.request');
+
+type WithState = { [STATE]?: RequestState };
+
+export function setRequestState(res: ServerResponse, state: RequestState): RequestState {
+  (res as ServerResponse & WithState)[STATE] = state;
+  return state;
+}
+
+export function requestState(res: ServerResponse): RequestState | undefined {
+  return (res as ServerResponse & WithState)[STATE];
+}
+
+// ---------------------------------------------------------------------------------------------- CSP and headers
+
+const NONCE = Symbol('productgen.gateway.cspNonce');
+
+/** A fresh nonce per response for the inline stylesheet of the docs page. */
+export const assignCspNonce: RequestHandler = (_req, res, next) => {
+  (res as ServerResponse & { [NONCE]?: string })[NONCE] = randomBytes(16).toString('base64');
+  next();
+};
+
+export function cspNonce(res: ServerResponse): string {
+  return (res as ServerResponse & { [NONCE]?: string })[NONCE] ?? '';
+}
+
+/**
+ * helmet with a Content-Security-Policy naming the web app's and the remote (microfrontend) origins: the API
+ * origin serves the docs page and, in embedded mode, the dev checkout page, which must only load from those.
+ */
+export function securityHeaders(config: GatewayConfig): RequestHandler {
+  const web = config.WEB_ORIGINS;
+  const remote = config.REMOTE_ORIGINS;
+  const production = config.NODE_ENV === 'production';
+  const nonceSource = (_req: IncomingMessage, res: ServerResponse) => `'nonce-${cspNonce(res)}'`;
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: true,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", ...remote],
+        scriptSrcAttr: ["'none'"],
+        styleSrc: ["'self'", nonceSource, ...remote],
+        imgSrc: ["'self'", 'data:', 'blob:', ...web, ...remote],
+        fontSrc: ["'self'", 'data:', ...remote],
+        connectSrc: ["'self'", ...web, ...remote],
+        // The dev checkout's form ends on the web app's success page.
+        formAction: ["'self'", ...web],
+        frameAncestors: ["'self'", ...web],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        // Embedded mode runs on plain http://localhost.
+        upgradeInsecureRequests: production ? [] : null,
+      },
+    },
+    // Web app and API share a site (app.example.com / api.example.com, localhost:3000 / :8080).
+    crossOriginResourcePolicy: { policy: 'same-site' },
+  });
+}
+
+/** CORS for the web app's origins only; an unknown Origin gets no Access-Control-Allow-Origin at all. */
+export function corsPolicy(config: GatewayConfig): RequestHandler {
+  const allowed = new Set(config.WEB_ORIGINS);
+  return cors({
+    origin: (origin, callback) => callback(null, origin !== undefined && allowed.has(origin) ? origin : false),
+    credentials: true,
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    allowedHeaders: ['Content-Type', 'X-Session-Key', 'X-Request-Id', 'traceparent', 'tracestate'],
+    exposedHeaders: ['X-Request-Id', 'RateLimit', 'RateLimit-Policy', 'Retry-After'],
+    maxAge: 600,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------- rate limits
+
+export interface RateLimiters {
+  /** Every request except the probes, by client address. */
+  perIp: RequestHandler;
+  /** POST /auth/google, by client address. */
+  signIn: RequestHandler;
+  /** Requests that present a session key, by key. */
+  perSession: RequestHandler;
+  close(): void;
+}
+
+const PROBE_PATHS = new Set(['/healthz', '/readyz']);
+
+export function createRateLimiters(config: GatewayConfig): RateLimiters {
+  const stores: MemoryStore[] = [];
+
+  function limiter(
+    name: string,
+    limit: number,
+    keyGenerator: (req: IncomingMessage, res: ServerResponse) => string,
+    skip: (req: IncomingMessage, res: ServerResponse) => boolean,
+    signIn = false,
+  ): RequestHandler {
+    const store = new MemoryStore();
+    stores.push(store);
+    const propertyName = `rateLimit_${name}`;
+    return rateLimit({
+      windowMs: config.RATE_LIMIT_WINDOW_MS,
+      limit,
+      store,
+      identifier: name,
+      requestPropertyName: propertyName,
+      standardHeaders: 'draft-8',
+      legacyHeaders: false,
+      keyGenerator: (req, res) => keyGenerator(req, res),
+      skip: (req, res) => skip(req, res),
+      handler: (req, _res, next) => {
+        const info = (req as unknown as Record<string, RateLimitInfo | undefined>)[propertyName];
+        next(AppError.tooManyRequests(tooManyRequestsMessage(secondsUntil(info?.resetTime, Date.now()), signIn)));
+      },
+    });
+  }
+
+  const clientIp = (req: IncomingMessage) => ipBucket((req as IncomingMessage & { ip?: string }).ip);
+  return {
+    perIp: limiter('ip', config.RATE_LIMIT_PER_IP, clientIp, (req) =>
+      PROBE_PATHS.has((req.url ?? '').split('?')[0] ?? ''),
+    ),
+    signIn: limiter(
+      'sign-in',
+      config.RATE_LIMIT_SIGN_IN_PER_IP,
+      clientIp,
+      (_req, res) => !isSignInRoute(requestState(res)?.route),
+      true,
+    ),
+    perSession: limiter(
+      'session',
+      config.RATE_LIMIT_PER_SESSION,
+      (_req, res) => sessionBucket(requestState(res)?.sessionKey ?? ''),
+      (_req, res) => requestState(res)?.sessionKey === undefined,
+    ),
+    close() {
+      for (const store of stores) store.shutdown();
+    },
+  };
+}

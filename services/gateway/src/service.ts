@@ -1,0 +1,66 @@
+import { installContextPropagation, type Logger } from '@productgen/service-kit';
+import type { Express } from 'express';
+import { createGatewayApp } from './app';
+import type { GatewayConfig } from './config';
+import { AnalyticsLog } from './domain/analytics';
+import { SessionCache } from './domain/session';
+import { createRateLimiters } from './security';
+import { createSessionVerifier, type FetchLike } from './session-verifier';
+import { createUpstreamForwarder } from './upstream';
+
+export interface GatewayDeps {
+  config: GatewayConfig;
+  logger: Logger;
+  /** Used for the session check against auth; defaults to the global fetch. */
+  fetchImpl?: FetchLike;
+}
+
+export interface Gateway {
+  app: Express;
+  /** Releases upstream connections and timers. Call after the HTTP server has stopped taking requests. */
+  stop(): Promise<void>;
+}
+
+/** The API gateway, the same in embedded mode (composed by the launcher) and distributed mode (main.ts). */
+export function createGateway(deps: GatewayDeps): Gateway {
+  const { config, logger } = deps;
+  installContextPropagation();
+
+  const sessions = createSessionVerifier({
+    authUrl: config.AUTH_URL,
+    fetchImpl: deps.fetchImpl ?? ((input, init) => fetch(input, init)),
+    timeoutMs: config.SESSION_VERIFY_TIMEOUT_MS,
+    cache: new SessionCache({
+      ttlMs: config.SESSION_CACHE_TTL_MS,
+      maxEntries: config.SESSION_CACHE_MAX_ENTRIES,
+      revocationWindowMs: config.SESSION_VERIFY_TIMEOUT_MS + 1000,
+    }),
+    logger,
+  });
+  const forwarder = createUpstreamForwarder({
+    urls: {
+      auth: config.AUTH_URL,
+      billing: config.BILLING_URL,
+      generation: config.GENERATION_URL,
+      bulk: config.BULK_URL,
+    },
+    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    uploadTimeoutMs: config.UPSTREAM_UPLOAD_TIMEOUT_MS,
+    logger,
+  });
+  const rateLimiters = createRateLimiters(config);
+  const analytics = new AnalyticsLog({ recentLimit: config.PST_RECENT_EVENTS });
+
+  const app = createGatewayApp({ config, logger, sessions, analytics, forwarder, rateLimiters });
+  let stopped: Promise<void> | undefined;
+  return {
+    app,
+    stop() {
+      stopped ??= (async () => {
+        rateLimiters.close();
+        await forwarder.close();
+      })();
+      return stopped;
+    },
+  };
+}

@@ -1,0 +1,217 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { pipeline } from 'node:stream/promises';
+import { AppError, injectTraceHeaders, type Logger } from '@productgen/service-kit';
+import type { Request, Response } from 'express';
+import { Agent, request as undiciRequest } from 'undici';
+import type { UpstreamOwner, UpstreamUrls } from './domain/routing';
+import { SERVICE_UNAVAILABLE_MESSAGE } from './session-verifier';
+
+/*
+ * Forwarding to the owning services with undici (Node's own HTTP client): bodies stream both ways, a body the
+ * gateway already read and validated is sent as the same bytes, and every wait is bounded.
+ */
+
+/** Connection-scoped headers (RFC 9110 §7.6.1) and the ones undici sets itself; never forwarded either way. */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'expect',
+]);
+
+/** Headers only the gateway may set on the way in: a client sending them is ignored. */
+const TRUSTED_REQUEST_HEADERS = [
+  'x-user-id',
+  'x-request-id',
+  'x-forwarded-for',
+  'x-forwarded-proto',
+  'x-forwarded-host',
+];
+
+export interface ForwardPlan {
+  owner: UpstreamOwner;
+  /** Verified user, sent as X-User-Id; absent for anonymous requests. */
+  userId: string | undefined;
+  /** The body the gateway read (and validated); undefined streams the request itself. */
+  body: Buffer | undefined;
+  requestId: string;
+}
+
+export interface UpstreamForwarder {
+  /** Forwards and streams the answer back; rejects with an AppError (502/503/504) when no answer arrives. */
+  forward(req: Request, res: Response, plan: ForwardPlan): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface UpstreamForwarderOptions {
+  urls: UpstreamUrls;
+  /** Longest wait for a connection, for the answer's headers, and between two chunks of the answer. */
+  timeoutMs: number;
+  /** Wait for the answer's headers while a streamed upload is still arriving (a slow client must not be cut). */
+  uploadTimeoutMs: number;
+  logger: Logger;
+}
+
+function connectionTokens(headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>): Set<string> {
+  const value = headers['connection'];
+  const text = Array.isArray(value) ? value.join(',') : (value ?? '');
+  return new Set(
+    text
+      .split(',')
+      .map((token) => token.trim().toLowerCase())
+      .filter(Boolean),
+  );
+}
+
+function forwardableHeaders(
+  headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>,
+  drop: Iterable<string> = [],
+): Record<string, string | string[]> {
+  const dropped = new Set([...HOP_BY_HOP, ...connectionTokens(headers), ...drop]);
+  const kept: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined && !dropped.has(name.toLowerCase())) kept[name] = value;
+  }
+  return kept;
+}
+
+function requestHeaders(req: Request, plan: ForwardPlan): Record<string, string | string[]> {
+  // The session key is auth's business only (logout revokes it); the others trust X-User-Id.
+  const drop = plan.owner === 'auth' ? TRUSTED_REQUEST_HEADERS : [...TRUSTED_REQUEST_HEADERS, 'x-session-key'];
+  const headers = forwardableHeaders(req.headers, [...drop, 'traceparent', 'tracestate']);
+  if (plan.userId) headers['x-user-id'] = plan.userId;
+  headers['x-request-id'] = plan.requestId;
+  injectTraceHeaders(headers);
+  headers['x-forwarded-for'] = req.ip ?? req.socket.remoteAddress ?? '';
+  headers['x-forwarded-proto'] = req.protocol;
+  const host = req.get('host');
+  if (host) headers['x-forwarded-host'] = host;
+  if (plan.body) {
+    // The gateway read (and, if it was compressed, inflated) the body: these are the bytes that go on.
+    delete headers['content-encoding'];
+    headers['content-length'] = String(plan.body.length);
+  }
+  return headers;
+}
+
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EPIPE',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_DESTROYED',
+]);
+
+function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  // undici wraps the socket error of a failed connect in `cause`.
+  for (let depth = 0; depth < 3 && typeof current === 'object' && current !== null; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && code !== 'UND_ERR') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** What the client is told when the owner gave no answer. */
+export function upstreamFailure(error: unknown, owner: UpstreamOwner): AppError {
+  const code = errorCode(error);
+  const details = { target: owner, code };
+  if (code && TIMEOUT_CODES.has(code)) {
+    return AppError.gatewayTimeout(`${SERVICE_UNAVAILABLE_MESSAGE}: no answer in time. Please try again.`, details);
+  }
+  if (code && UNREACHABLE_CODES.has(code)) return AppError.serviceUnavailable(SERVICE_UNAVAILABLE_MESSAGE, details);
+  return AppError.badGateway(SERVICE_UNAVAILABLE_MESSAGE, details);
+}
+
+const CLOSE_GRACE_MS = 5000;
+
+function withoutTrailingSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+export function createUpstreamForwarder(options: UpstreamForwarderOptions): UpstreamForwarder {
+  const { logger } = options;
+  const agent = new Agent({ connect: { timeout: options.timeoutMs } });
+  const bases: Record<UpstreamOwner, string> = {
+    auth: withoutTrailingSlash(options.urls.auth),
+    billing: withoutTrailingSlash(options.urls.billing),
+    generation: withoutTrailingSlash(options.urls.generation),
+    bulk: withoutTrailingSlash(options.urls.bulk),
+  };
+
+  async function forward(req: Request, res: Response, plan: ForwardPlan): Promise<void> {
+    // A client that hangs up stops the upstream call (and its streaming) at once.
+    const abort = new AbortController();
+    const onClientGone = () => {
+      if (!res.writableFinished) abort.abort();
+    };
+    res.once('close', onClientGone);
+
+    const method = req.method.toUpperCase();
+    const streamsBody = plan.body === undefined && method !== 'GET' && method !== 'HEAD';
+    const body = plan.body && plan.body.length > 0 ? plan.body : streamsBody ? req : undefined;
+    let answer: Awaited<ReturnType<typeof undiciRequest>>;
+    try {
+      answer = await undiciRequest(`${bases[plan.owner]}${req.originalUrl}`, {
+        method: method as 'GET',
+        headers: requestHeaders(req, plan),
+        body,
+        signal: abort.signal,
+        dispatcher: agent,
+        headersTimeout: streamsBody ? options.uploadTimeoutMs : options.timeoutMs,
+        bodyTimeout: options.timeoutMs,
+      });
+    } catch (error) {
+      res.off('close', onClientGone);
+      if (abort.signal.aborted) return; // nobody is waiting for an answer
+      const failure = upstreamFailure(error, plan.owner);
+      logger.warn({ err: error, target: plan.owner, status: failure.status }, 'owning service gave no answer');
+      throw failure;
+    }
+
+    res.status(answer.statusCode);
+    // The gateway's CORS answer is the only one: an owner cannot widen it.
+    const responseHeaders = forwardableHeaders(answer.headers);
+    for (const [name, value] of Object.entries(responseHeaders)) {
+      if (!name.startsWith('access-control-')) res.setHeader(name, value);
+    }
+    try {
+      await pipeline(answer.body, res);
+    } catch (error) {
+      if (!abort.signal.aborted) {
+        logger.warn({ err: error, target: plan.owner }, 'answer of the owning service broke off while streaming');
+      }
+      res.destroy();
+    } finally {
+      res.off('close', onClientGone);
+    }
+  }
+
+  return {
+    forward,
+    async close() {
+      // Callers drain the HTTP server first; anything still streaming after a grace period is cut.
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), CLOSE_GRACE_MS);
+      });
+      const outcome = await Promise.race([agent.close().then(() => 'closed' as const), grace]);
+      clearTimeout(timer);
+      if (outcome === 'late') await agent.destroy();
+    },
+  };
+}

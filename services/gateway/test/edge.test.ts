@@ -1,0 +1,235 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import request from 'supertest';
+import type { Gateway } from '../src';
+import { buildGateway, startUpstreams, type Upstreams } from './helpers';
+
+jest.setTimeout(30_000);
+
+const WEB_ORIGIN = 'https://app.productgen.test';
+const REMOTE_ORIGIN = 'https://cdn.productgen.test';
+
+describe('CORS, CSP, body limits and pass-through bodies', () => {
+  let upstreams: Upstreams;
+  let gateway: Gateway;
+
+  beforeAll(async () => {
+    upstreams = await startUpstreams({
+      billing: (app) => {
+        app.post('/payments/webhook', (_req, res) => {
+          res.json({ received: true });
+        });
+      },
+    });
+    gateway = buildGateway({
+      ...upstreams.env,
+      WEB_ORIGINS: `${WEB_ORIGIN}, http://localhost:3000`,
+      REMOTE_ORIGINS: REMOTE_ORIGIN,
+      JSON_BODY_LIMIT_BYTES: '2048',
+      IMAGE_BODY_LIMIT_BYTES: '8192',
+      UPLOAD_BODY_LIMIT_BYTES: '65536',
+    });
+  });
+
+  afterAll(async () => {
+    await gateway.stop();
+    await upstreams.close();
+  });
+
+  it('echoes an allowed origin with credentials', async () => {
+    const response = await request(gateway.app).get('/image-gen/categories').set('Origin', WEB_ORIGIN);
+    expect(response.status).toBe(200);
+    expect(response.headers['access-control-allow-origin']).toBe(WEB_ORIGIN);
+    expect(response.headers['access-control-allow-credentials']).toBe('true');
+  });
+
+  it('answers a preflight that allows X-Session-Key', async () => {
+    const response = await request(gateway.app)
+      .options('/imageGen')
+      .set('Origin', WEB_ORIGIN)
+      .set('Access-Control-Request-Method', 'POST')
+      .set('Access-Control-Request-Headers', 'content-type,x-session-key');
+    expect(response.status).toBe(204);
+    expect(response.headers['access-control-allow-origin']).toBe(WEB_ORIGIN);
+    expect(response.headers['access-control-allow-headers']?.toLowerCase()).toContain('x-session-key');
+  });
+
+  it('gives an unknown origin no Access-Control-Allow-Origin', async () => {
+    const response = await request(gateway.app).get('/image-gen/categories').set('Origin', 'https://evil.example');
+    expect(response.headers['access-control-allow-origin']).toBeUndefined();
+    const preflight = await request(gateway.app)
+      .options('/imageGen')
+      .set('Origin', 'https://evil.example')
+      .set('Access-Control-Request-Method', 'POST');
+    expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('sends a Content-Security-Policy naming the web and remote origins', async () => {
+    const response = await request(gateway.app).get('/docs');
+    const csp = response.headers['content-security-policy'] ?? '';
+    expect(csp).toMatch(new RegExp(`script-src 'self' ${REMOTE_ORIGIN}`));
+    expect(csp).toMatch(new RegExp(`connect-src 'self' ${WEB_ORIGIN} http://localhost:3000 ${REMOTE_ORIGIN}`));
+    expect(csp).toContain("object-src 'none'");
+  });
+
+  it('answers 413 with a clear message above the JSON limit', async () => {
+    const response = await request(gateway.app)
+      .post('/pst')
+      .send({ en: 'page_view', do: { filler: 'x'.repeat(4096) } });
+    expect(response.status).toBe(413);
+    expect(response.body).toEqual({
+      code: 413,
+      error: 'The request body is too large: at most 2 KiB is accepted here.',
+    });
+  });
+
+  it('allows the larger image limit only on routes carrying a photo', async () => {
+    const image = randomBytes(3000).toString('base64'); // 4000 characters: over the JSON limit, under the image one
+    const analyse = await request(gateway.app)
+      .post('/image-gen/category')
+      .set('X-Session-Key', 'key-alice')
+      .send({ image });
+    expect(analyse.status).toBe(200);
+    expect(analyse.body.owner).toBe('generation');
+    const settings = await request(gateway.app)
+      .post('/user/settings/metadata')
+      .set('X-Session-Key', 'key-alice')
+      .send({ note: 'x'.repeat(4000) });
+    expect(settings.status).toBe(413);
+  });
+
+  it('refuses a declared oversized upload before streaming it', async () => {
+    const response = await request(gateway.app)
+      .post('/image-gen/bulk-zip')
+      .set('X-Session-Key', 'key-alice')
+      .attach('zipFile', randomBytes(70 * 1024), 'photos.zip')
+      .field('numGenerates', '2');
+    expect(response.status).toBe(413);
+    expect(response.body.error).toBe('The request body is too large: at most 64 KiB is accepted here.');
+    expect(upstreams.bulk.received).toHaveLength(0);
+  });
+
+  it('streams a multipart upload to bulk unparsed', async () => {
+    const zip = randomBytes(20 * 1024);
+    const response = await request(gateway.app)
+      .post('/image-gen/bulk-zip')
+      .set('X-Session-Key', 'key-alice')
+      .attach('zipFile', zip, 'photos.zip')
+      .field('numGenerates', '2');
+    expect(response.status).toBe(200);
+    const received = upstreams.bulk.received.at(-1);
+    expect(received?.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
+    expect(received?.headers['x-user-id']).toBe('user-alice');
+    expect(received?.body.includes(zip)).toBe(true);
+  });
+
+  it('delivers the Stripe webhook to billing byte for byte', async () => {
+    // Odd spacing, key order and a non-ASCII character: any re-serialisation would change these bytes.
+    const payload = Buffer.from(
+      '{"id":"evt_1",  "type":"checkout.session.completed","data":{"object":{"note":"Zürich"}}}\n',
+    );
+    const signature = `t=1700000000,v1=${createHmac('sha256', 'whsec_test').update(payload).digest('hex')}`;
+    const response = await request(gateway.app)
+      .post('/payments/webhook')
+      .set('Content-Type', 'application/json')
+      .set('Stripe-Signature', signature)
+      .send(payload.toString('utf8')); // a string goes out as its UTF-8 bytes; a Buffer would be JSON-encoded
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ received: true });
+    const received = upstreams.billing.received.at(-1);
+    expect(Buffer.compare(received?.body ?? Buffer.alloc(0), payload)).toBe(0);
+    expect(received?.headers['stripe-signature']).toBe(signature);
+  });
+
+  it('refuses a webhook without its signature header', async () => {
+    const response = await request(gateway.app).post('/payments/webhook').send({ id: 'evt_2' });
+    expect(response.status).toBe(400);
+    expect(response.body.error).toBe('stripe-signature is required');
+  });
+});
+
+describe('rate limits', () => {
+  let upstreams: Upstreams;
+  let gateway: Gateway;
+
+  beforeAll(async () => {
+    upstreams = await startUpstreams();
+    gateway = buildGateway({
+      ...upstreams.env,
+      RATE_LIMIT_PER_IP: '8',
+      RATE_LIMIT_PER_SESSION: '3',
+      RATE_LIMIT_SIGN_IN_PER_IP: '2',
+    });
+  });
+
+  afterAll(async () => {
+    await gateway.stop();
+    await upstreams.close();
+  });
+
+  it('limits sign-in more strictly, then a session, then the address', async () => {
+    const signIn = () => request(gateway.app).post('/auth/google').send({ credential: 'id-token' });
+    expect((await signIn()).status).toBe(200);
+    expect((await signIn()).status).toBe(200);
+    const limitedSignIn = await signIn();
+    expect(limitedSignIn.status).toBe(429);
+    expect(limitedSignIn.body.code).toBe(429);
+    expect(limitedSignIn.body.error).toMatch(
+      /^Too many sign-in attempts\. Please wait (a minute|\d+ seconds) and try again\.$/,
+    );
+
+    const asAlice = () => request(gateway.app).get('/auth/me').set('X-Session-Key', 'key-alice');
+    for (let attempt = 0; attempt < 3; attempt += 1) expect((await asAlice()).status).toBe(200);
+    const limitedSession = await asAlice();
+    expect(limitedSession.status).toBe(429);
+    expect(limitedSession.body.error).toMatch(/^Too many requests, please slow down and try again in /);
+    expect(limitedSession.headers['ratelimit']).toBeDefined();
+
+    // Another session has its own bucket: allowed, as the eighth request from this address.
+    const asBob = () => request(gateway.app).get('/auth/me').set('X-Session-Key', 'key-bob');
+    expect((await asBob()).status).toBe(200);
+    // The ninth from this address is over the per-IP limit, whatever the session.
+    const limitedAddress = await asBob();
+    expect(limitedAddress.status).toBe(429);
+    expect((await request(gateway.app).get('/healthz')).status).toBe(200);
+  });
+});
+
+describe('owning service unreachable or slow', () => {
+  let upstreams: Upstreams;
+  let gateway: Gateway;
+  let releaseSlowAnswer: () => void = () => undefined;
+
+  beforeAll(async () => {
+    upstreams = await startUpstreams({
+      bulk: (app) => {
+        app.get('/image-gen/bulk-jobs', (_req, res) => {
+          // Never answers within the gateway's time limit; answered at teardown so the server can close.
+          releaseSlowAnswer = () => res.json({ jobs: [] });
+        });
+      },
+    });
+    gateway = buildGateway({ ...upstreams.env, UPSTREAM_TIMEOUT_MS: '300' });
+    await upstreams.billing.close();
+  });
+
+  afterAll(async () => {
+    releaseSlowAnswer();
+    await gateway.stop();
+    await upstreams.close();
+  });
+
+  it('answers 503 JSON at once when the owner is down', async () => {
+    const response = await request(gateway.app).get('/payment-records').set('X-Session-Key', 'key-alice');
+    expect(response.status).toBe(503);
+    expect(response.body).toEqual({ code: 503, error: 'Service temporarily unavailable' });
+  });
+
+  it('answers 504 JSON when the owner does not answer in time', async () => {
+    const response = await request(gateway.app).get('/image-gen/bulk-jobs').set('X-Session-Key', 'key-alice');
+    expect(response.status).toBe(504);
+    expect(response.body).toEqual({
+      code: 504,
+      error: 'Service temporarily unavailable: no answer in time. Please try again.',
+    });
+  });
+});

@@ -1,0 +1,192 @@
+import { apiRoutes, toOpenApiPath } from '@productgen/contracts';
+import request from 'supertest';
+import type { Gateway } from '../src';
+import { buildGateway, GENERATION_UUID, startUpstreams, TINY_PNG_BASE64, type Upstreams } from './helpers';
+
+jest.setTimeout(30_000);
+
+const AUTH = { 'X-Session-Key': 'key-alice' };
+
+describe('gateway routing (development)', () => {
+  let upstreams: Upstreams;
+  let gateway: Gateway;
+
+  beforeAll(async () => {
+    upstreams = await startUpstreams();
+    gateway = buildGateway(upstreams.env);
+  });
+
+  afterAll(async () => {
+    await gateway.stop();
+    await upstreams.close();
+  });
+
+  it.each([
+    ['auth', '/auth/me', 'auth'],
+    ['billing', '/credits/log?page=2&pageSize=5', 'billing'],
+    ['generation', `/image-gen/status/${GENERATION_UUID}`, 'generation'],
+    ['bulk', '/image-gen/bulk-jobs?statuses=pending,processing', 'bulk'],
+  ] as const)('forwards a %s route with its path and query unchanged', async (_label, url, owner) => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const response = await request(gateway.app)
+      .get(url)
+      .set(AUTH)
+      .set('traceparent', `00-${traceId}-00f067aa0ba902b7-01`);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ owner, method: 'GET', url, userId: 'user-alice' });
+    const received = upstreams[owner].received.at(-1);
+    expect(received?.url).toBe(url);
+    expect(received?.headers['x-request-id']).toBe(response.headers['x-request-id']);
+    // The caller's trace continues into the owner.
+    expect(received?.headers['traceparent']).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`));
+  });
+
+  it('forwards a JSON body to its owner byte for byte after validating it', async () => {
+    const body = `{"base64str": "${TINY_PNG_BASE64}", "numGenerates": 3}`;
+    const response = await request(gateway.app)
+      .post('/imageGen')
+      .set(AUTH)
+      .set('Content-Type', 'application/json')
+      .send(body);
+    expect(response.status).toBe(200);
+    const received = upstreams.generation.received.at(-1);
+    expect(received?.body.toString('utf8')).toBe(body);
+    expect(received?.headers['content-type']).toBe('application/json');
+  });
+
+  it('answers 404 for an unknown path', async () => {
+    const response = await request(gateway.app).get('/no/such/thing').set(AUTH);
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual({ code: 404, error: 'Not Found' });
+  });
+
+  it('answers 405 with Allow for a known path and another method', async () => {
+    const response = await request(gateway.app).delete('/style-presets').set(AUTH);
+    expect(response.status).toBe(405);
+    expect(response.body).toEqual({ code: 405, error: 'Method Not Allowed' });
+    expect(response.headers['allow']).toBe('GET, HEAD, POST');
+  });
+
+  it('refuses numGenerates 6 with the contract message and never calls the owner', async () => {
+    const before = upstreams.generation.received.length;
+    const response = await request(gateway.app)
+      .post('/imageGen')
+      .set(AUTH)
+      .send({ base64str: TINY_PNG_BASE64, numGenerates: 6 });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ code: 400, error: 'numGenerates must be between 1 and 5' });
+    expect(upstreams.generation.received).toHaveLength(before);
+  });
+
+  it('refuses a bad path parameter and a body that is not JSON', async () => {
+    const badParam = await request(gateway.app).get('/image-gen/status/not-a-uuid').set(AUTH);
+    expect(badParam.status).toBe(400);
+    expect(badParam.body.error).toBe('generation_uuid must be a valid UUID');
+
+    const notJson = await request(gateway.app)
+      .post('/user/settings')
+      .set(AUTH)
+      .set('Content-Type', 'application/json')
+      .send('{"site_url": ');
+    expect(notJson.status).toBe(400);
+    expect(notJson.body).toEqual({ code: 400, error: 'The request body must be valid JSON.' });
+  });
+
+  it('serves dev-only routes outside production', async () => {
+    const response = await request(gateway.app).get('/dev-idp/credential?email=dev@example.com');
+    expect(response.status).toBe(200);
+    expect(response.body.owner).toBe('auth');
+  });
+
+  it('publishes every contracts route in /openapi.json', async () => {
+    const response = await request(gateway.app).get('/openapi.json');
+    expect(response.status).toBe(200);
+    expect(response.body.openapi).toBe('3.1.0');
+    for (const route of apiRoutes) {
+      expect(response.body.paths[toOpenApiPath(route.path)]?.[route.method.toLowerCase()]?.operationId).toBe(route.id);
+    }
+  });
+
+  it('renders /docs as a self-contained page grouped by owner, styled under the CSP nonce', async () => {
+    const response = await request(gateway.app).get('/docs');
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    for (const owner of ['auth', 'billing', 'generation', 'bulk', 'gateway']) {
+      expect(response.text).toContain(`id="owner-${owner}"`);
+    }
+    expect(response.text).toContain('/image-gen/status/{generation_uuid}');
+    expect(response.text).not.toMatch(/<script|https?:\/\/[^"'\s]*\.(js|css)/);
+    const nonce = /<style nonce="([^"]+)">/.exec(response.text)?.[1];
+    expect(nonce).toBeDefined();
+    expect(response.headers['content-security-policy']).toContain(`'nonce-${nonce}'`);
+  });
+
+  it('records a page view on POST /pst and counts it in the stats', async () => {
+    const pageView = {
+      en: 'page_view',
+      do: {
+        path: '/pricing',
+        full_path: '/pricing?plan=pro',
+        referrer: '',
+        user_agent: 'jest',
+        timestamp: 1_700_000_000_000,
+        viewport_width: 1280,
+        viewport_height: 800,
+      },
+    };
+    const answer = await request(gateway.app).post('/pst').set(AUTH).send(pageView);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ success: true });
+
+    const stats = await request(gateway.app).get('/internal/pst/stats');
+    expect(stats.status).toBe(200);
+    expect(stats.body.total).toBe(1);
+    expect(stats.body.byPath).toEqual({ '/pricing': 1 });
+    expect(stats.body.byEvent).toEqual({ page_view: 1 });
+    expect(stats.body.recent[0]).toMatchObject({ name: 'page_view', path: '/pricing', userId: 'user-alice' });
+
+    const invalid = await request(gateway.app).post('/pst').send({ do: {} });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.error).toBe('en is required');
+  });
+
+  it('answers /configlist itself from the contracts', async () => {
+    const response = await request(gateway.app).get('/configlist');
+    expect(response.status).toBe(200);
+    expect(response.body).toMatchObject({ product_name: 'ProductGen', dev_mode: true, stripe_publishable_key: null });
+    expect(response.body.limits.maxImagesPerGeneration).toBe(5);
+    expect(response.body.packages.length).toBeGreaterThan(0);
+  });
+});
+
+describe('gateway routing (production)', () => {
+  let upstreams: Upstreams;
+  let gateway: Gateway;
+
+  beforeAll(async () => {
+    upstreams = await startUpstreams();
+    gateway = buildGateway({ ...upstreams.env, NODE_ENV: 'production' });
+  });
+
+  afterAll(async () => {
+    await gateway.stop();
+    await upstreams.close();
+  });
+
+  it('answers 404 for dev-only routes and never reaches their owners', async () => {
+    const credential = await request(gateway.app).get('/dev-idp/credential?email=dev@example.com');
+    expect(credential.status).toBe(404);
+    expect(credential.body).toEqual({ code: 404, error: 'Not Found' });
+    const pay = await request(gateway.app).post('/dev-checkout/cs_test_1/pay');
+    expect(pay.status).toBe(404);
+    expect(upstreams.auth.received).toHaveLength(0);
+    expect(upstreams.billing.received).toHaveLength(0);
+  });
+
+  it('leaves dev-only routes out of /openapi.json', async () => {
+    const response = await request(gateway.app).get('/openapi.json');
+    expect(response.body.paths['/dev-idp/credential']).toBeUndefined();
+    expect(response.body.paths['/dev-checkout/{sessionId}']).toBeUndefined();
+    expect(response.body.paths['/auth/me']).toBeDefined();
+  });
+});

@@ -1,0 +1,95 @@
+import { createRoot, type Root } from 'react-dom/client';
+import type { AppProps, LifeCycles } from 'single-spa';
+import { RemoteLoadError } from './remote-load-error';
+
+/** What the shell passes every application: the container it renders into. */
+export type RemoteProps = { domElement: HTMLElement };
+type MountProps = RemoteProps & AppProps;
+type Lifecycle = LifeCycles<RemoteProps>['mount'];
+
+async function run(lifecycle: Lifecycle, props: MountProps): Promise<void> {
+  for (const step of Array.isArray(lifecycle) ? lifecycle : [lifecycle]) await step(props);
+}
+
+/** Checks that a loaded remote module really exports single-spa lifecycles. */
+export function asLifecycles(name: string, module: unknown): LifeCycles<RemoteProps> {
+  const candidate = module as Partial<LifeCycles<RemoteProps>> | null | undefined;
+  const isLifecycle = (value: unknown) =>
+    typeof value === 'function' || (Array.isArray(value) && value.every((step) => typeof step === 'function'));
+  if (
+    !candidate ||
+    !isLifecycle(candidate.bootstrap) ||
+    !isLifecycle(candidate.mount) ||
+    !isLifecycle(candidate.unmount)
+  ) {
+    throw new Error(`The microfrontend "${name}" does not export single-spa lifecycles (bootstrap, mount, unmount)`);
+  }
+  return candidate as LifeCycles<RemoteProps>;
+}
+
+/**
+ * The single-spa application the shell registers for a remote. It loads the remote on mount; when loading
+ * (or the remote's own bootstrap/mount) fails, it renders an error screen with Retry in the app's container
+ * instead of leaving the page blank, and Retry tries again (the loader decides how to refresh the remote).
+ */
+export function createRemoteApplication(
+  name: string,
+  load: (attempt: number) => Promise<LifeCycles<RemoteProps>>,
+): LifeCycles<RemoteProps> {
+  let remote: LifeCycles<RemoteProps> | null = null;
+  let attempts = 0;
+  let errorRoot: Root | null = null;
+  let mountedRemote = false;
+  // Bumped on every mount/unmount so a slow load finishing after the user navigated away is dropped.
+  let generation = 0;
+
+  async function mountRemote(props: MountProps, myGeneration: number): Promise<void> {
+    if (!remote) {
+      const loaded = await load(attempts++);
+      await run(loaded.bootstrap, props);
+      remote = loaded;
+    }
+    if (myGeneration !== generation) return;
+    clearError();
+    await run(remote.mount, props);
+    mountedRemote = true;
+  }
+
+  function clearError(): void {
+    errorRoot?.unmount();
+    errorRoot = null;
+  }
+
+  function showError(props: MountProps, error: unknown, myGeneration: number): void {
+    if (myGeneration !== generation) return;
+    errorRoot ??= createRoot(props.domElement);
+    errorRoot.render(<RemoteLoadError error={error} onRetry={() => attempt(props, myGeneration)} />);
+  }
+
+  async function attempt(props: MountProps, myGeneration: number): Promise<void> {
+    try {
+      await mountRemote(props, myGeneration);
+    } catch (error) {
+      console.error(`Loading the microfrontend "${name}" failed`, error);
+      // A remote whose bootstrap failed is loaded again from scratch on retry.
+      if (!mountedRemote) remote = null;
+      showError(props, error, myGeneration);
+    }
+  }
+
+  return {
+    bootstrap: async () => {},
+    mount: async (props) => {
+      generation += 1;
+      await attempt(props, generation);
+    },
+    unmount: async (props) => {
+      generation += 1;
+      clearError();
+      if (mountedRemote && remote) {
+        mountedRemote = false;
+        await run(remote.unmount, props);
+      }
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import { loadStartupConfig, parseRemoteRegistry, parseRuntimeConfig, StartupConfigError } from '@productgen/mf-shared';
+
+describe('runtime config', () => {
+  it('accepts the server-written config and trims the API origin', () => {
+    expect(
+      parseRuntimeConfig({
+        apiBaseUrl: 'http://localhost:8080/',
+        googleClientId: 'id',
+        productName: 'Acme',
+        devIdentityProvider: false,
+      }),
+    ).toEqual({
+      apiBaseUrl: 'http://localhost:8080',
+      googleClientId: 'id',
+      productName: 'Acme',
+      devIdentityProvider: false,
+    });
+  });
+
+  it.each([
+    [null, 'must hold a JSON object'],
+    [{ apiBaseUrl: '/api' }, 'apiBaseUrl must be an absolute http(s) URL'],
+    [{ apiBaseUrl: 'http://a', devIdentityProvider: 'yes' }, 'devIdentityProvider must be true or false'],
+    [{ apiBaseUrl: 'http://a', devIdentityProvider: false }, 'googleClientId is required'],
+    [{ apiBaseUrl: 'http://a', devIdentityProvider: true, productName: ' ' }, 'productName must be a non-empty string'],
+  ])('rejects %j with a clear message', (value, message) => {
+    expect(() => parseRuntimeConfig(value)).toThrow(message);
+  });
+
+  it('reads the remote registry and rejects entries that are not URLs', () => {
+    expect(parseRemoteRegistry({ mfe_tools: '/mfe/tools/0.1.0/mf-manifest.json' })).toEqual({
+      mfe_tools: '/mfe/tools/0.1.0/mf-manifest.json',
+    });
+    expect(() => parseRemoteRegistry({ mfe_tools: 3 })).toThrow(
+      'the entry of "mfe_tools" must be a mf-manifest.json URL',
+    );
+    expect(() => parseRemoteRegistry([])).toThrow(StartupConfigError);
+  });
+
+  it('names the file that could not be loaded', async () => {
+    const fetchImpl = (async (url: string) => ({
+      ok: url !== '/remotes.json',
+      status: 404,
+      json: async () => ({ apiBaseUrl: 'http://a', devIdentityProvider: true }),
+    })) as unknown as typeof fetch;
+    await expect(loadStartupConfig(fetchImpl)).rejects.toThrow('Could not load /remotes.json: HTTP 404');
+  });
+});
