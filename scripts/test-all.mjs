@@ -33,6 +33,16 @@ function runJest() {
   if (result.status !== 0 || !report.success) ok = false;
 }
 
+// The launcher, end-to-end and deployment tests run the built platform exactly as `npm start` does.
+if (!process.env.SKIP_BUILD) {
+  const build = spawnSync('npm', ['run', 'build', '--silent'], { stdio: 'inherit', env: process.env });
+  if (build.status !== 0) {
+    console.error('the build failed, so the tests that need it cannot run');
+    console.log('0 passed, 1 failed');
+    process.exit(1);
+  }
+}
+
 runJest();
 
 console.log(`${passed} passed, ${failed} failed`);

@@ -189,6 +189,9 @@ export function createUpstreamForwarder(options: UpstreamForwarderOptions): Upst
     for (const [name, value] of Object.entries(responseHeaders)) {
       if (!name.startsWith('access-control-')) res.setHeader(name, value);
     }
+    // Request logging, tracing, drain tracking and the rate limiters each watch 'close' once per response; the
+    // stream pipeline adds its own. That is a fixed dozen per response, not a leak, so lift Node's warning level.
+    res.setMaxListeners(Math.max(res.getMaxListeners(), 20));
     try {
       await pipeline(answer.body, res);
     } catch (error) {

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { baseConfig, envFields, portConfig, telemetryConfig } from '@productgen/service-kit';
+
+/**
+ * Environment of `npm start` (embedded mode). Each composed service also reads its own variables (see README);
+ * the launcher only overrides what it decides itself: database URLs, internal ports, the service base URLs.
+ */
+export const devstackConfigSchema = z.object({
+  ...baseConfig,
+  ...portConfig,
+  ...telemetryConfig,
+  /** Where the embedded MongoDB journal, the S3 objects and the published microfrontends live. */
+  DATA_DIR: envFields.nonEmpty().default('.data'),
+  /** Interface the web and API servers listen on; loopback keeps the dev identity provider off the network. */
+  HOST: envFields.nonEmpty().default('127.0.0.1'),
+  /** Host name the browser uses; the web app and the API must share it so the session cookie reaches downloads. */
+  PUBLIC_HOST: envFields.nonEmpty().default('localhost'),
+  PRODUCT_NAME: envFields.nonEmpty().default('ProductGen'),
+  /** Empty in embedded mode: the built-in dev identity provider signs people in. */
+  GOOGLE_CLIENT_ID: z.string().default(''),
+  S3_BUCKET: envFields.bucketName().default('productgen'),
+});
+
+export type DevstackConfig = z.output<typeof devstackConfigSchema>;

@@ -1,0 +1,124 @@
+import { cp, mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import express, { type Express, type Response } from 'express';
+
+/**
+ * The static web origin of embedded mode: the shell at `/`, every microfrontend under a versioned path, and the
+ * two documents the shell reads at start. Deploying a microfrontend is "publish its dist under a new version
+ * path + change one registry entry" (DESIGN.md §3): the running shell is never rebuilt or restarted.
+ */
+
+/** A built microfrontend workspace: `mfe-dashboard` → remote `mfe_dashboard` served at /mfe/dashboard/<version>/. */
+export interface MicrofrontendBuild {
+  remoteName: string;
+  shortName: string;
+  version: string;
+  distDir: string;
+}
+
+export interface RuntimeConfig {
+  apiBaseUrl: string;
+  googleClientId: string;
+  productName: string;
+  devIdentityProvider: boolean;
+}
+
+const HASHED_FILE = /\.[0-9a-f]{16,}\.(js|css)$/;
+/** Entry documents must be revalidated so a new registry entry or shell build is seen at once. */
+const ENTRY_FILES = new Set(['index.html', 'mf-manifest.json', 'remoteEntry.js', 'remotes.json', 'runtime-config.json']);
+
+function setCacheHeaders(res: Response, filePath: string): void {
+  const name = path.basename(filePath);
+  if (HASHED_FILE.test(name)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+  else if (ENTRY_FILES.has(name)) res.setHeader('Cache-Control', 'no-cache');
+  else res.setHeader('Cache-Control', 'public, max-age=3600');
+}
+
+export function versionedPath(shortName: string, version: string): string {
+  return `/mfe/${shortName}/${version}/`;
+}
+
+/** Finds the built microfrontends of the repository (`mfe-*` workspaces with a dist/mf-manifest.json). */
+export async function findMicrofrontendBuilds(repoRoot: string): Promise<MicrofrontendBuild[]> {
+  const builds: MicrofrontendBuild[] = [];
+  for (const entry of await readdir(repoRoot)) {
+    if (!entry.startsWith('mfe-')) continue;
+    const distDir = path.join(repoRoot, entry, 'dist');
+    if (!existsSync(path.join(distDir, 'mf-manifest.json'))) continue;
+    const { version } = JSON.parse(await readFile(path.join(repoRoot, entry, 'package.json'), 'utf8')) as { version: string };
+    const shortName = entry.slice('mfe-'.length);
+    builds.push({ remoteName: `mfe_${shortName}`, shortName, version, distDir });
+  }
+  return builds;
+}
+
+/** Copies a build under its version path in the web root and points the registry entry at it. */
+export async function publishMicrofrontend(webRoot: string, build: MicrofrontendBuild): Promise<void> {
+  const target = path.join(webRoot, 'mfe', build.shortName, build.version);
+  await rm(target, { recursive: true, force: true });
+  await mkdir(path.dirname(target), { recursive: true });
+  await cp(build.distDir, target, { recursive: true });
+  await updateRegistryEntry(webRoot, build.remoteName, `${versionedPath(build.shortName, build.version)}mf-manifest.json`);
+}
+
+export async function readRegistry(webRoot: string): Promise<Record<string, string>> {
+  try {
+    return JSON.parse(await readFile(path.join(webRoot, 'remotes.json'), 'utf8')) as Record<string, string>;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw error;
+  }
+}
+
+export async function updateRegistryEntry(webRoot: string, remoteName: string, manifestUrl: string): Promise<void> {
+  const registry = await readRegistry(webRoot);
+  registry[remoteName] = manifestUrl;
+  await mkdir(webRoot, { recursive: true });
+  // Write-then-rename so a shell fetching the registry never reads half a file.
+  const temporary = path.join(webRoot, `remotes.json.${process.pid}.tmp`);
+  await writeFile(temporary, `${JSON.stringify(registry, null, 2)}\n`);
+  await rename(temporary, path.join(webRoot, 'remotes.json'));
+}
+
+export interface WebAppOptions {
+  /** The shell's build (index.html + hashed chunks). */
+  shellDistDir: string;
+  /** Holds remotes.json and mfe/<name>/<version>/. */
+  webRoot: string;
+  runtimeConfig: RuntimeConfig;
+}
+
+export function createWebApp(options: WebAppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  const shellIndex = path.join(options.shellDistDir, 'index.html');
+
+  app.get('/runtime-config.json', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.json(options.runtimeConfig);
+  });
+  app.get('/remotes.json', async (_req, res, next) => {
+    try {
+      res.setHeader('Cache-Control', 'no-cache');
+      res.json(await readRegistry(options.webRoot));
+    } catch (error) {
+      next(error);
+    }
+  });
+  app.use('/mfe', express.static(path.join(options.webRoot, 'mfe'), { index: false, setHeaders: setCacheHeaders }));
+  app.use(express.static(options.shellDistDir, { index: false, setHeaders: setCacheHeaders }));
+  // Every page path is the shell's single-page app; it decides between a microfrontend and its not-found page.
+  app.get(/^[^.]*$/, (_req, res) => {
+    if (!existsSync(shellIndex)) {
+      res.status(503).type('text').send('The web app is not built yet: run `npm run build` and start again.');
+      return;
+    }
+    res.setHeader('Cache-Control', 'no-cache');
+    res.sendFile(shellIndex);
+  });
+  app.use((_req, res) => {
+    res.status(404).type('text').send('Not Found');
+  });
+  return app;
+}

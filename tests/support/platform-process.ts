@@ -1,0 +1,106 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+/** The repository root (tests/support → ../..). */
+export const repoRoot = path.resolve(__dirname, '..', '..');
+const launcher = path.join(repoRoot, 'packages', 'devstack', 'dist', 'main.js');
+
+/** A free loopback TCP port (the OS picks it; released before use, which is fine on a test machine). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface PlatformProcess {
+  webUrl: string;
+  apiUrl: string;
+  child: ChildProcess;
+  output(): string;
+  /** Sends the signal and resolves with the exit code once the process has ended. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/**
+ * Runs the platform exactly as `npm start` does after its build step (node packages/devstack/dist/main.js), on
+ * free ports and the given data directory, and resolves once it prints that it is running.
+ */
+export async function startPlatformProcess(options: {
+  dataDir: string;
+  env?: Record<string, string>;
+  startTimeoutMs?: number;
+}): Promise<PlatformProcess> {
+  if (!existsSync(launcher)) throw new Error(`${launcher} is missing: run \`npm run build\` first (npm test does).`);
+  const [webPort, apiPort] = [await freePort(), await freePort()];
+  const child = spawn(process.execPath, [launcher], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      DATA_DIR: options.dataDir,
+      WEB_PORT: String(webPort),
+      API_PORT: String(apiPort),
+      LOG_LEVEL: 'warn',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`platform did not start in time:\n${output}`)),
+      options.startTimeoutMs ?? 60_000,
+    );
+    const onData = () => {
+      if (output.includes('is running')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout.on('data', onData);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`platform exited with ${code} before it was ready:\n${output}`));
+    });
+  });
+
+  return {
+    webUrl: `http://localhost:${webPort}`,
+    apiUrl: `http://localhost:${apiPort}`,
+    child,
+    output: () => output,
+    async stop(signal = 'SIGINT') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** Signs a person in through the built-in dev identity provider, as the shell's dev sign-in dialog does. */
+export async function signInWithDevIdentity(
+  apiUrl: string,
+  person: { email: string; given_name: string; family_name: string },
+  refCode: string | null = null,
+): Promise<{ session_key: string; user: { id: string; email: string; [key: string]: unknown } }> {
+  const query = new URLSearchParams(person);
+  const credentialAnswer = await fetch(`${apiUrl}/dev-idp/credential?${query}`);
+  if (!credentialAnswer.ok) throw new Error(`dev-idp answered ${credentialAnswer.status}`);
+  const { credential } = (await credentialAnswer.json()) as { credential: string };
+  const signIn = await fetch(`${apiUrl}/auth/google`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ credential, ref_code: refCode }),
+  });
+  if (!signIn.ok) throw new Error(`sign-in answered ${signIn.status}: ${await signIn.text()}`);
+  return (await signIn.json()) as { session_key: string; user: { id: string; email: string } };
+}
