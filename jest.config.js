@@ -10,9 +10,7 @@ const workspaceDirs = [
     .filter((name) => name === 'shell' || name.startsWith('mfe-'))
     .map((name) => path.join(__dirname, name)),
 ];
-const browserProjects = workspaceDirs
-  .map((dir) => path.join(dir, 'jest.config.js'))
-  .filter((file) => existsSync(file));
+const browserProjects = workspaceDirs.map((dir) => path.join(dir, 'jest.config.js')).filter((file) => existsSync(file));
 
 module.exports = {
   projects: [
@@ -29,6 +27,14 @@ module.exports = {
         '<rootDir>/tests/integration/**/*.test.ts',
       ],
       testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+    },
+    {
+      // Real Chromium (Debian's build, driven by playwright-core) against the platform started as `npm start` does.
+      displayName: 'e2e',
+      rootDir: __dirname,
+      testEnvironment: 'node',
+      transform: { '^.+\\.(t|j)sx?$': require('./jest/swc-transform') },
+      testMatch: ['<rootDir>/tests/e2e/**/*.test.ts'],
     },
     ...browserProjects,
   ],

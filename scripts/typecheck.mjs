@@ -12,10 +12,14 @@ const browserWorkspaces = [
 
 let failed = false;
 for (const project of ['tsconfig.json', ...browserWorkspaces.map((dir) => join(dir, 'tsconfig.json'))]) {
-  const result = spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', project, '--noEmit'], {
-    cwd: root,
-    stdio: 'inherit',
-  });
+  const result = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules/typescript/bin/tsc'), '-p', project, '--noEmit'],
+    {
+      cwd: root,
+      stdio: 'inherit',
+    },
+  );
   console.log(`${result.status === 0 ? 'ok  ' : 'FAIL'} ${project}`);
   if (result.status !== 0) failed = true;
 }

@@ -1,3 +1,4 @@
 import { routesFor } from '@productgen/mf-shared';
+import { CreatePage } from './CreatePage';
 
-export const routes = routesFor('mfe_create');
+export const routes = routesFor('mfe_create', { '/productgen': <CreatePage /> });

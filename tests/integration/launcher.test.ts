@@ -27,8 +27,15 @@ test('serves the web app, its runtime documents and the API, then exits cleanly 
   expect(page.headers.get('cache-control')).toBe('no-cache');
   expect(await page.text()).toContain('<main id=pg-main>');
 
-  const runtimeConfig = (await (await fetch(`${platform.webUrl}/runtime-config.json`)).json()) as Record<string, unknown>;
-  expect(runtimeConfig).toMatchObject({ apiBaseUrl: platform.apiUrl, devIdentityProvider: true, productName: 'ProductGen' });
+  const runtimeConfig = (await (await fetch(`${platform.webUrl}/runtime-config.json`)).json()) as Record<
+    string,
+    unknown
+  >;
+  expect(runtimeConfig).toMatchObject({
+    apiBaseUrl: platform.apiUrl,
+    devIdentityProvider: true,
+    productName: 'ProductGen',
+  });
 
   const registry = (await (await fetch(`${platform.webUrl}/remotes.json`)).json()) as Record<string, string>;
   expect(Object.keys(registry).sort()).toEqual(['mfe_create', 'mfe_dashboard', 'mfe_marketing', 'mfe_tools']);

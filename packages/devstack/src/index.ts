@@ -1,5 +1,9 @@
 export { devstackConfigSchema, type DevstackConfig } from './config';
-export { startEmbeddedInfrastructure, type EmbeddedInfrastructure, type EmbeddedInfrastructureOptions } from './infrastructure';
+export {
+  startEmbeddedInfrastructure,
+  type EmbeddedInfrastructure,
+  type EmbeddedInfrastructureOptions,
+} from './infrastructure';
 export { startEmbeddedPlatform, type EmbeddedPlatform, type ServiceContext, type ComposedService } from './platform';
 export {
   createWebApp,

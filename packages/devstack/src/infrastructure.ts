@@ -28,7 +28,9 @@ export interface EmbeddedInfrastructure {
  * The embedded column of DESIGN.md §2: an embedded MongoDB-compatible server and an embedded S3 endpoint on
  * loopback, plus the in-process broker. Used by `npm start` and by the integration and end-to-end tests.
  */
-export async function startEmbeddedInfrastructure(options: EmbeddedInfrastructureOptions): Promise<EmbeddedInfrastructure> {
+export async function startEmbeddedInfrastructure(
+  options: EmbeddedInfrastructureOptions,
+): Promise<EmbeddedInfrastructure> {
   const { logger } = options;
   const dataDir = path.resolve(options.dataDir);
   const mongo = await startEmbeddedMongo({

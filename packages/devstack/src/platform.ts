@@ -106,7 +106,10 @@ export async function startEmbeddedPlatform(options: {
     WEB_ORIGINS: [...new Set(webOrigins)].join(','),
     GOOGLE_CLIENT_ID: config.GOOGLE_CLIENT_ID,
   });
-  const gateway = createGateway({ config: gatewayConfig, logger: createLogger({ service: 'gateway', level: config.LOG_LEVEL }) });
+  const gateway = createGateway({
+    config: gatewayConfig,
+    logger: createLogger({ service: 'gateway', level: config.LOG_LEVEL }),
+  });
   lifecycle.onShutdown('gateway', () => gateway.stop());
   const api = await lifecycle.serve(gateway.app, config.API_PORT, config.HOST);
   return { apiUrl: `http://${config.PUBLIC_HOST}:${api.port}`, serviceUrls };

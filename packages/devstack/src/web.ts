@@ -26,7 +26,13 @@ export interface RuntimeConfig {
 
 const HASHED_FILE = /\.[0-9a-f]{16,}\.(js|css)$/;
 /** Entry documents must be revalidated so a new registry entry or shell build is seen at once. */
-const ENTRY_FILES = new Set(['index.html', 'mf-manifest.json', 'remoteEntry.js', 'remotes.json', 'runtime-config.json']);
+const ENTRY_FILES = new Set([
+  'index.html',
+  'mf-manifest.json',
+  'remoteEntry.js',
+  'remotes.json',
+  'runtime-config.json',
+]);
 
 function setCacheHeaders(res: Response, filePath: string): void {
   const name = path.basename(filePath);
@@ -46,7 +52,9 @@ export async function findMicrofrontendBuilds(repoRoot: string): Promise<Microfr
     if (!entry.startsWith('mfe-')) continue;
     const distDir = path.join(repoRoot, entry, 'dist');
     if (!existsSync(path.join(distDir, 'mf-manifest.json'))) continue;
-    const { version } = JSON.parse(await readFile(path.join(repoRoot, entry, 'package.json'), 'utf8')) as { version: string };
+    const { version } = JSON.parse(await readFile(path.join(repoRoot, entry, 'package.json'), 'utf8')) as {
+      version: string;
+    };
     const shortName = entry.slice('mfe-'.length);
     builds.push({ remoteName: `mfe_${shortName}`, shortName, version, distDir });
   }
@@ -59,7 +67,11 @@ export async function publishMicrofrontend(webRoot: string, build: Microfrontend
   await rm(target, { recursive: true, force: true });
   await mkdir(path.dirname(target), { recursive: true });
   await cp(build.distDir, target, { recursive: true });
-  await updateRegistryEntry(webRoot, build.remoteName, `${versionedPath(build.shortName, build.version)}mf-manifest.json`);
+  await updateRegistryEntry(
+    webRoot,
+    build.remoteName,
+    `${versionedPath(build.shortName, build.version)}mf-manifest.json`,
+  );
 }
 
 export async function readRegistry(webRoot: string): Promise<Record<string, string>> {

@@ -1,10 +1,8 @@
 import { STATUS_CODES } from 'node:http';
+import type { ApiError } from '@productgen/contracts';
 
-/** The JSON body every error answer carries: `code` is the HTTP status number. */
-export interface ErrorBody {
-  code: number;
-  error: string;
-}
+/** The JSON body every error answer carries (`code` is the HTTP status number): the contracts' one error shape. */
+export type ErrorBody = ApiError;
 
 /**
  * The one error type of the services. Its status and message are meant for the client; `details` are for logs

@@ -1,5 +1,5 @@
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
-import type { OperationKind, TransactionType } from '../domain/ledger';
+import type { OperationKind, PlannedEntry, TransactionType } from '../domain/ledger';
 
 /** Key of an operation whose balance change is done: a second change under the same key is refused. */
 export interface AppliedOperationKey {
@@ -27,6 +27,8 @@ export interface OperationDocument {
   kind: OperationKind;
   user_id: string;
   fingerprint: string;
+  /** The whole plan, so a successor can finish the operation of a claimant that died half-way. */
+  plan: { delta: number; marks_purchaser: boolean; entries: PlannedEntry[] };
   state: OperationState;
   /** Whoever holds the claim applies the operation; a stale claim may be taken over. */
   claim_token: string;
@@ -34,6 +36,8 @@ export interface OperationDocument {
   /** Balance after the operation (applied), or the balance that was too low (rejected). */
   balance: number | null;
   version: number | null;
+  /** Whether the user was a purchaser when the operation applied (a replayed reservation answers the same). */
+  purchaser: boolean | null;
   /** credits.balance_changed was accepted by the broker. */
   published: boolean;
   created_at: Date;
@@ -105,11 +109,13 @@ const operationSchema = new Schema<OperationDocument>(
     kind: { type: String, required: true },
     user_id: { type: String, required: true },
     fingerprint: { type: String, required: true },
+    plan: { type: Schema.Types.Mixed, required: true },
     state: { type: String, required: true },
     claim_token: { type: String, required: true },
     claimed_at: { type: Date, required: true },
     balance: { type: Number, default: null },
     version: { type: Number, default: null },
+    purchaser: { type: Boolean, default: null },
     published: { type: Boolean, default: false },
     created_at: { type: Date, required: true },
   },
@@ -169,12 +175,35 @@ const devCheckoutSessionSchema = new Schema<DevCheckoutSessionDocument>(
   { collection: 'dev_checkout_sessions', versionKey: false },
 );
 
+/** A user's refund request, with the reason they gave; `_id` is the refund source reference. */
+export interface RefundRequestDocument {
+  _id: string;
+  user_id: string;
+  generation_uuid: string;
+  image_index: number;
+  reason: string;
+  created_at: Date;
+}
+
+const refundRequestSchema = new Schema<RefundRequestDocument>(
+  {
+    _id: { type: String, required: true },
+    user_id: { type: String, required: true, index: true },
+    generation_uuid: { type: String, required: true },
+    image_index: { type: Number, required: true },
+    reason: { type: String, required: true },
+    created_at: { type: Date, required: true },
+  },
+  { collection: 'refund_requests', versionKey: false },
+);
+
 export interface BillingModels {
   accounts: Model<AccountDocument>;
   operations: Model<OperationDocument>;
   entries: Model<EntryDocument>;
   checkouts: Model<CheckoutDocument>;
   devCheckoutSessions: Model<DevCheckoutSessionDocument>;
+  refundRequests: Model<RefundRequestDocument>;
 }
 
 /** The connection's model of that name, registered on first use (a second service instance reuses it). */
@@ -190,6 +219,7 @@ export async function createModels(connection: Connection): Promise<BillingModel
     entries: modelOn(connection, 'LedgerEntry', entrySchema),
     checkouts: modelOn(connection, 'Checkout', checkoutSchema),
     devCheckoutSessions: modelOn(connection, 'DevCheckoutSession', devCheckoutSessionSchema),
+    refundRequests: modelOn(connection, 'RefundRequest', refundRequestSchema),
   };
   await Promise.all([
     models.accounts.init(),
@@ -197,6 +227,7 @@ export async function createModels(connection: Connection): Promise<BillingModel
     models.entries.init(),
     models.checkouts.init(),
     models.devCheckoutSessions.init(),
+    models.refundRequests.init(),
   ]);
   return models;
 }

@@ -1,0 +1,99 @@
+/*
+ * Small float-raster helpers for the matte and the shadows. Everything is single-channel Float32Array in
+ * row-major order; box blurs use running sums, so their cost does not depend on the radius.
+ */
+
+export interface FloatPlane {
+  data: Float32Array;
+  width: number;
+  height: number;
+}
+
+export function plane(width: number, height: number, fill = 0): FloatPlane {
+  const data = new Float32Array(width * height);
+  if (fill !== 0) data.fill(fill);
+  return { data, width, height };
+}
+
+/** Mean over a (2r+1)² window, edges clamped. */
+export function boxBlur(source: Float32Array, width: number, height: number, radius: number): Float32Array {
+  const r = Math.max(0, Math.round(radius));
+  if (r === 0) return source.slice();
+  const temp = new Float32Array(source.length);
+  const out = new Float32Array(source.length);
+  const window = 2 * r + 1;
+  for (let y = 0; y < height; y += 1) {
+    const row = y * width;
+    let sum = 0;
+    for (let k = -r; k <= r; k += 1) sum += source[row + Math.min(width - 1, Math.max(0, k))]!;
+    for (let x = 0; x < width; x += 1) {
+      temp[row + x] = sum / window;
+      const add = Math.min(width - 1, x + r + 1);
+      const remove = Math.max(0, x - r);
+      sum += source[row + add]! - source[row + remove]!;
+    }
+  }
+  for (let x = 0; x < width; x += 1) {
+    let sum = 0;
+    for (let k = -r; k <= r; k += 1) sum += temp[Math.min(height - 1, Math.max(0, k)) * width + x]!;
+    for (let y = 0; y < height; y += 1) {
+      out[y * width + x] = sum / window;
+      const add = Math.min(height - 1, y + r + 1);
+      const remove = Math.max(0, y - r);
+      sum += temp[add * width + x]! - temp[remove * width + x]!;
+    }
+  }
+  return out;
+}
+
+/** Three box passes approximate a Gaussian of about that sigma. */
+export function gaussianBlur(source: Float32Array, width: number, height: number, sigma: number): Float32Array {
+  const radius = Math.max(1, Math.round(sigma * 0.9));
+  return boxBlur(boxBlur(boxBlur(source, width, height, radius), width, height, radius), width, height, radius);
+}
+
+export function resizeBilinear(source: FloatPlane, width: number, height: number): FloatPlane {
+  const out = new Float32Array(width * height);
+  const sx = source.width / width;
+  const sy = source.height / height;
+  for (let y = 0; y < height; y += 1) {
+    const fy = Math.min(source.height - 1, Math.max(0, (y + 0.5) * sy - 0.5));
+    const y0 = Math.floor(fy);
+    const y1 = Math.min(source.height - 1, y0 + 1);
+    const wy = fy - y0;
+    for (let x = 0; x < width; x += 1) {
+      const fx = Math.min(source.width - 1, Math.max(0, (x + 0.5) * sx - 0.5));
+      const x0 = Math.floor(fx);
+      const x1 = Math.min(source.width - 1, x0 + 1);
+      const wx = fx - x0;
+      const top = source.data[y0 * source.width + x0]! * (1 - wx) + source.data[y0 * source.width + x1]! * wx;
+      const bottom = source.data[y1 * source.width + x0]! * (1 - wx) + source.data[y1 * source.width + x1]! * wx;
+      out[y * width + x] = top * (1 - wy) + bottom * wy;
+    }
+  }
+  return { data: out, width, height };
+}
+
+/** Bounding box of the cells above a threshold, or undefined when there are none. */
+export function boundsAbove(
+  values: ArrayLike<number>,
+  width: number,
+  height: number,
+  threshold: number,
+): { left: number; top: number; right: number; bottom: number } | undefined {
+  let left = width;
+  let top = height;
+  let right = -1;
+  let bottom = -1;
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      if (values[y * width + x]! > threshold) {
+        if (x < left) left = x;
+        if (x > right) right = x;
+        if (y < top) top = y;
+        if (y > bottom) bottom = y;
+      }
+    }
+  }
+  return right < 0 ? undefined : { left, top, right: right + 1, bottom: bottom + 1 };
+}
