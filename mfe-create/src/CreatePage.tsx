@@ -20,8 +20,8 @@ const TABS: readonly { id: CreateTab; label: string }[] = [
 ];
 
 export const BATCH_DESCRIPTION =
-  'Batch Create turns a zip file or a folder of up to 200 product photos into styled images in one job, ' +
-  'with every product analysed and created for you and its progress shown on the job page.';
+  'Batch Create turns up to 200 product photos, or one zip file of them, into styled images in a single job ' +
+  'that you follow on its job page and download all at once.';
 
 /** /productgen: the create screen with its Single Image and Batch Create tabs. */
 export function CreatePage() {
@@ -72,30 +72,30 @@ export function CreatePage() {
   return (
     <section className={styles.page}>
       <header className={styles.header}>
-        <div>
-          <h1 className={styles.title}>{entry.title}</h1>
-          <p className={styles.lead}>Turn a phone photo of your product into professional, styled product photos.</p>
+        <h1 className={styles.title}>{entry.title}</h1>
+        <p className={styles.lead}>Turn a phone photo of your product into professional, styled product photos.</p>
+      </header>
+      <div className={styles.tabRow}>
+        <div className={styles.tabs} role="tablist" aria-label="Creation mode">
+          {TABS.map(({ id, label }) => (
+            <button
+              key={id}
+              type="button"
+              role="tab"
+              aria-selected={tab === id}
+              aria-controls={`create-${id}`}
+              className={clsx(styles.tab, tab === id && styles.tabActive)}
+              onClick={() => navigate(`/productgen#${id}`)}
+            >
+              {label}
+            </button>
+          ))}
         </div>
         {user && tab === 'single' && (
           <Button variant="ghost" size="sm" onClick={() => setResetKey((key) => key + 1)}>
             Start over
           </Button>
         )}
-      </header>
-      <div className={styles.tabs} role="tablist" aria-label="Creation mode">
-        {TABS.map(({ id, label }) => (
-          <button
-            key={id}
-            type="button"
-            role="tab"
-            aria-selected={tab === id}
-            aria-controls={`create-${id}`}
-            className={clsx(styles.tab, tab === id && styles.tabActive)}
-            onClick={() => navigate(`/productgen#${id}`)}
-          >
-            {label}
-          </button>
-        ))}
       </div>
       {content}
     </section>

@@ -29,7 +29,13 @@ function failureText(error: unknown): string {
 type Phase = 'idle' | 'saving' | 'done';
 
 /** The form lives only while the dialog is open, so every opening starts with a fresh name, error and phase. */
-function PresetForm({ onClose, generationUuid, imageIndex, category, onSaved }: Omit<SaveStylePresetDialogProps, 'open'>) {
+function PresetForm({
+  onClose,
+  generationUuid,
+  imageIndex,
+  category,
+  onSaved,
+}: Omit<SaveStylePresetDialogProps, 'open'>) {
   const client = usePlatformClient();
   const formId = useId();
   const [name, setName] = useState('');
@@ -82,9 +88,7 @@ function PresetForm({ onClose, generationUuid, imageIndex, category, onSaved }: 
       }
     >
       <form id={formId} className={styles.form} onSubmit={submit} noValidate>
-        <p className={styles.intro}>
-          Save the look of this image and reuse it on other products of the same category.
-        </p>
+        <p className={styles.intro}>Save the look of this image and reuse it on other products of the same category.</p>
         <div className={styles.category}>
           <span className={styles.categoryLabel}>Category</span>
           <span className={styles.categoryValue} data-testid="preset-category">

@@ -21,10 +21,18 @@ export interface ResultsPanelProps {
   onImageShown: () => void;
 }
 
-function FixesOverlay({ label }: { label: string }) {
+/** Shown over an image whose fixes (upscale, sharpening, watermark) are still running. */
+function FixesOverlay({ label, large = false }: { label: string; large?: boolean }) {
   return (
     <span className={styles.overlay} data-testid="fixes-overlay">
-      <Spinner size="sm" label={label} />
+      {large ? (
+        <span className={styles.overlayPill} role="status">
+          <Spinner size="sm" label={null} />
+          {label}
+        </span>
+      ) : (
+        <Spinner size="sm" label={label} />
+      )}
     </span>
   );
 }
@@ -92,7 +100,7 @@ export function ResultsPanel({
             onError={onImageShown}
             draggable={false}
           />
-          {fixesRunning(selected) && <FixesOverlay label="Finishing this image..." />}
+          {fixesRunning(selected) && <FixesOverlay large label="Adding the finishing touches..." />}
           {total > 1 && (
             <span className={styles.counter} aria-hidden="true">
               {selectedIndex + 1} / {total}

@@ -33,9 +33,12 @@ export const NOT_AN_IMAGE_MESSAGE = 'Please choose an image file.';
 export const UNREADABLE_IMAGE_MESSAGE = 'This photo could not be read. Please choose another one.';
 export const ANALYSIS_FAILED_MESSAGE = 'We could not analyze this photo. Please try another one.';
 
+// The client's wording for a non-OK answer that carried no message of its own: not worth showing a seller.
+const GENERIC_FAILURE = /^Request failed with status \d+$/;
+
 /** The server's own message for an API failure; null lets the screen use its SPEC fallback text. */
 function apiMessage(error: unknown): string | null {
-  return isApiError(error) && error.error ? error.error : null;
+  return isApiError(error) && error.error && !GENERIC_FAILURE.test(error.error) ? error.error : null;
 }
 
 function useCategories(): Category[] | null {
@@ -289,7 +292,9 @@ function SingleImageFlow() {
           >
             <span>Generation Settings</span>
             <span className={styles.settingsBarSummary}>
-              {state.analysis ? `${state.analysis.object} · ${count} ${count === 1 ? 'image' : 'images'}` : 'No photo yet'}
+              {state.analysis
+                ? `${state.analysis.object} · ${count} ${count === 1 ? 'image' : 'images'}`
+                : 'No photo yet'}
             </span>
             <svg className={styles.chevron} viewBox="0 0 20 20" aria-hidden="true" focusable="false">
               <path d="m5 12 5-5 5 5" fill="none" stroke="currentColor" strokeWidth="1.75" strokeLinecap="round" />
@@ -339,7 +344,11 @@ function SingleImageFlow() {
                 loading={buttonState === 'working'}
                 onClick={() => void create()}
               >
-                {buttonState === 'outOfCredits' ? OUT_OF_CREDITS_LABEL : buttonState === 'working' ? 'Creating...' : 'Create'}
+                {buttonState === 'outOfCredits'
+                  ? OUT_OF_CREDITS_LABEL
+                  : buttonState === 'working'
+                    ? 'Creating...'
+                    : 'Create'}
               </Button>
               {credits !== null && buttonState !== 'outOfCredits' && (
                 <p className={styles.cost}>
@@ -359,17 +368,21 @@ function SingleImageFlow() {
               />
             </div>
           )}
-          {hasImages && state.hasWatermark && (
-            <Notice tone="info">
-              Images made with free credits carry a watermark. Buying any credit package removes it from your new
-              creations. <a href="/pricing">See packages</a>
-            </Notice>
-          )}
-          {showSiteTip && (
-            <Notice tone="tip" onDismiss={dismissTip}>
-              Tip: add your website URL in <a href="/settings">Settings</a> so new creations match the style of your
-              shop.
-            </Notice>
+          {((hasImages && state.hasWatermark) || showSiteTip) && (
+            <div className={styles.notices}>
+              {hasImages && state.hasWatermark && (
+                <Notice tone="info">
+                  Images made with free credits carry a watermark. Buying any credit package removes it from your new
+                  creations. <a href="/pricing">See packages</a>
+                </Notice>
+              )}
+              {showSiteTip && (
+                <Notice tone="tip" onDismiss={dismissTip}>
+                  Tip: add your website URL in <a href="/settings">Settings</a> so new creations match the style of your
+                  shop.
+                </Notice>
+              )}
+            </div>
           )}
           {hasImages && generationUuid ? (
             <ResultsPanel
@@ -384,8 +397,13 @@ function SingleImageFlow() {
               onImageShown={() => setShownGeneration(generationUuid)}
             />
           ) : working ? (
-            <div className={styles.workingStage} aria-hidden="true">
-              <div className={styles.workingGlow} />
+            <div className={styles.workingStage}>
+              <div className={styles.workingGlow} aria-hidden="true" />
+              {state.photo && <img className={styles.workingPhoto} src={state.photo} alt="" />}
+              <p className={styles.workingText}>
+                Creating {state.requested} {state.requested === 1 ? 'variation' : 'variations'} of your{' '}
+                {state.analysis?.object || 'product'}
+              </p>
             </div>
           ) : (
             <EmptyStage analysis={state.analysis} count={count} />

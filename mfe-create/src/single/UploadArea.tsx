@@ -58,7 +58,12 @@ export function UploadArea({ photo, analysing, disabled, hint, onFile }: UploadA
   return (
     <div className={styles.root}>
       <div
-        className={clsx(styles.zone, dragging && styles.dragging, photo && styles.hasPhoto, disabled && styles.disabled)}
+        className={clsx(
+          styles.zone,
+          dragging && styles.dragging,
+          photo && styles.hasPhoto,
+          disabled && styles.disabled,
+        )}
         onDragOver={onDragOver}
         onDragLeave={() => setDragging(false)}
         onDrop={onDrop}
@@ -95,7 +100,10 @@ export function UploadArea({ photo, analysing, disabled, hint, onFile }: UploadA
         )}
       </div>
       <div className={styles.phoneButtons}>
-        <label htmlFor={cameraId} className={clsx(styles.phoneButton, styles.phonePrimary, disabled && styles.disabled)}>
+        <label
+          htmlFor={cameraId}
+          className={clsx(styles.phoneButton, styles.phonePrimary, disabled && styles.disabled)}
+        >
           Take Photo
         </label>
         <input

@@ -4,7 +4,11 @@ export const SWIPE_THRESHOLD_PX = 50;
 export type SwipeDirection = 'next' | 'previous';
 
 /** Leftward finger movement shows the next variation, rightward the previous one. */
-export function swipeDirection(startX: number, endX: number, threshold: number = SWIPE_THRESHOLD_PX): SwipeDirection | null {
+export function swipeDirection(
+  startX: number,
+  endX: number,
+  threshold: number = SWIPE_THRESHOLD_PX,
+): SwipeDirection | null {
   const delta = endX - startX;
   if (Math.abs(delta) < threshold) return null;
   return delta < 0 ? 'next' : 'previous';

@@ -254,6 +254,7 @@ export const routes = {
     summary: 'Start a card checkout for a package; the browser then goes to the hosted checkout.',
     request: { body: checkoutRequestSchema },
     response: checkoutSessionSchema,
+    errorStatuses: [502],
   }),
   checkPaymentSuccess: defineRoute({
     id: 'checkPaymentSuccess',
@@ -307,7 +308,8 @@ export const routes = {
     summary: 'Ask for the credit of one generated image back; granted at most once per image.',
     request: { body: refundRequestSchema },
     response: refundResponseSchema,
-    errorStatuses: [404],
+    // 409: this image was already refunded; 429 (common): the refund abuse limit.
+    errorStatuses: [404, 409],
   }),
   devCheckoutPage: defineRoute({
     id: 'devCheckoutPage',

@@ -1,6 +1,7 @@
 import type { Express } from 'express';
 import { createInProcessBus, type MessageBus } from '@productgen/bus';
 import { authConfigSchema, createAuthService } from '@productgen/auth-service';
+import { billingConfigSchema, createBillingService } from '@productgen/billing-service';
 import { createGateway, gatewayConfigSchema } from '@productgen/gateway';
 import { connectMongo, createLogger, loadConfig, type Lifecycle, type Logger } from '@productgen/service-kit';
 import type { DevstackConfig } from './config';
@@ -41,6 +42,14 @@ const services: ServiceDefinition[] = [
       return createAuthService({ config, logger, mongo: await openDatabase(config.MONGO_DB_NAME), bus });
     },
   },
+  {
+    name: 'billing',
+    urlVariable: 'BILLING_URL',
+    async create({ env, logger, openDatabase, bus }) {
+      const config = loadConfig(billingConfigSchema, env);
+      return createBillingService({ config, logger, mongo: await openDatabase(config.MONGO_DB_NAME), bus });
+    },
+  },
 ];
 
 export interface EmbeddedPlatform {
@@ -72,6 +81,7 @@ export async function startEmbeddedPlatform(options: {
     S3_BUCKET: config.S3_BUCKET,
     PRODUCT_NAME: config.PRODUCT_NAME,
     WEB_URL: options.webOrigin,
+    API_PUBLIC_URL: `http://${config.PUBLIC_HOST}:${config.API_PORT}`,
   };
   if (config.GOOGLE_CLIENT_ID) env.GOOGLE_CLIENT_ID = config.GOOGLE_CLIENT_ID;
 

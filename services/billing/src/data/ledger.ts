@@ -2,13 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Model } from 'mongoose';
 import type { Logger } from '@productgen/service-kit';
-import {
-  entryBalances,
-  requiredBalance,
-  sourceRefs,
-  type LedgerOperation,
-  type OperationKind,
-} from '../domain/ledger';
+import { entryBalances, requiredBalance, sourceRefs, type LedgerOperation, type OperationKind } from '../domain/ledger';
 import type { AccountDocument, BillingModels, EntryDocument, OperationDocument } from './models';
 
 /*
@@ -253,7 +247,7 @@ export class Ledger {
       $push: { recent_ops: { $each: [{ key: operation.key }], $slice: -RECENT_KEYS_KEPT } },
     };
     if (operation.marksPurchaser) update.$set = { purchaser: true };
-    let account = await this.accounts.findOneAndUpdate(filter, update, { new: true }).lean();
+    let account = await this.accounts.findOneAndUpdate(filter, update, { returnDocument: 'after' }).lean();
     if (!account) {
       account = await this.accounts.findById(operation.userId).lean();
       if (!account) throw new Error(`Account of ${operation.userId} vanished`);

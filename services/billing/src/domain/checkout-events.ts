@@ -31,7 +31,13 @@ const checkoutSessionObjectSchema = z
   .loose();
 
 export type CheckoutSignal =
-  | { kind: 'paid'; sessionId: string; metadata: Record<string, string>; amountCents: number | null; currency: string | null }
+  | {
+      kind: 'paid';
+      sessionId: string;
+      metadata: Record<string, string>;
+      amountCents: number | null;
+      currency: string | null;
+    }
   | { kind: 'awaiting_payment'; sessionId: string }
   | { kind: 'failed'; sessionId: string }
   | { kind: 'expired'; sessionId: string }

@@ -106,7 +106,15 @@ export function planPurchase(userId: string, sessionId: string, packageId: Purch
     ref,
     'purchase',
     userId,
-    [{ sourceRef: ref, amount: tier.images, type: 'increase', description: purchaseDescription(packageId), generationId: null }],
+    [
+      {
+        sourceRef: ref,
+        amount: tier.images,
+        type: 'increase',
+        description: purchaseDescription(packageId),
+        generationId: null,
+      },
+    ],
     { marksPurchaser: true, fingerprint: `purchase:${userId}:${packageId}` },
   );
 }
@@ -118,7 +126,8 @@ export function planReservation(
   count: number,
   description = DEFAULT_GENERATION_DESCRIPTION,
 ): LedgerOperation {
-  if (!Number.isInteger(count) || count < 1) throw new RangeError(`A reservation needs at least one image, got ${count}`);
+  if (!Number.isInteger(count) || count < 1)
+    throw new RangeError(`A reservation needs at least one image, got ${count}`);
   const entries = Array.from({ length: count }, (_unused, index) => ({
     sourceRef: sourceRefs.image(generationUuid, index),
     amount: 1,
@@ -148,7 +157,15 @@ export function planImageRefund(
     ref,
     origin === 'user' ? 'user_refund' : 'give_back',
     userId,
-    [{ sourceRef: ref, amount: 1, type: 'increase', description: giveBackDescriptions[origin], generationId: generationUuid }],
+    [
+      {
+        sourceRef: ref,
+        amount: 1,
+        type: 'increase',
+        description: giveBackDescriptions[origin],
+        generationId: generationUuid,
+      },
+    ],
     // Any origin may claim the refund first; the user is what has to match.
     { fingerprint: `refund:${userId}` },
   );

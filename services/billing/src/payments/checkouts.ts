@@ -1,10 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Model } from 'mongoose';
-import {
-  getPackageTier,
-  type PaymentRecord,
-  type PurchasablePackageId,
-} from '@productgen/contracts';
+import { getPackageTier, type PaymentRecord, type PurchasablePackageId } from '@productgen/contracts';
 import type { Logger } from '@productgen/service-kit';
 import { checkoutMetadataSchema, interpretCheckoutEvent, type CheckoutSignal } from '../domain/checkout-events';
 import { planPurchase } from '../domain/ledger';
@@ -76,7 +72,11 @@ export class CheckoutService {
     return this.options.provider.kind;
   }
 
-  async create(userId: string, packageId: PurchasablePackageId, requestId: string | undefined): Promise<CreatedCheckout> {
+  async create(
+    userId: string,
+    packageId: PurchasablePackageId,
+    requestId: string | undefined,
+  ): Promise<CreatedCheckout> {
     const tier = getPackageTier(packageId);
     const { successUrl, cancelUrl } = checkoutUrls(this.options.webUrl);
     const metadata = { userId, packageId: String(packageId) };
@@ -172,8 +172,7 @@ export class CheckoutService {
     const fromMetadata = checkoutMetadataSchema.safeParse(metadata);
     const userId = known?.user_id ?? (fromMetadata.success ? fromMetadata.data.userId : undefined);
     const packageId = (known?.package_id ?? (fromMetadata.success ? fromMetadata.data.packageId : undefined)) as
-      | PurchasablePackageId
-      | undefined;
+      PurchasablePackageId | undefined;
     if (!userId || !packageId) {
       logger.warn({ sessionId }, 'paid checkout session names no user or package; nothing credited');
       return;

@@ -110,7 +110,13 @@ export function createDevCheckout(options: DevCheckoutOptions): DevCheckout {
       return session ? toProviderSession(session, pageUrl(sessionId)) : null;
     },
     verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined, receivedAt: Date): VerifiedWebhookEvent {
-      return verifyStripeSignature(rawBody, signatureHeader, options.webhookSecret, options.toleranceSeconds, receivedAt);
+      return verifyStripeSignature(
+        rawBody,
+        signatureHeader,
+        options.webhookSecret,
+        options.toleranceSeconds,
+        receivedAt,
+      );
     },
     find: (sessionId) => sessions.findById(sessionId).lean<DevCheckoutSessionDocument>(),
     async pay(sessionId: string): Promise<DevCheckoutSessionDocument | null> {
@@ -118,7 +124,7 @@ export function createDevCheckout(options: DevCheckoutOptions): DevCheckout {
         .findOneAndUpdate(
           { _id: sessionId },
           { $set: { status: 'complete', payment_status: 'paid' } },
-          { new: true },
+          { returnDocument: 'after' },
         )
         .lean<DevCheckoutSessionDocument>();
     },

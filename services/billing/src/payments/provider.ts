@@ -22,8 +22,10 @@ export interface ProviderCheckoutSession {
   id: string;
   /** Hosted checkout page to send the browser to. */
   url: string | null;
-  status: 'open' | 'complete' | 'expired';
-  paymentStatus: 'paid' | 'unpaid' | 'no_payment_required';
+  /** Stripe's values: open, complete, expired (kept open-ended, as Stripe may add more). */
+  status: string;
+  /** Stripe's values: paid, unpaid, no_payment_required. */
+  paymentStatus: string;
   metadata: Record<string, string>;
   amountTotal: number | null;
   currency: string | null;

@@ -88,7 +88,13 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       }
     },
     verifyWebhook(rawBody: Buffer, signatureHeader: string | undefined, receivedAt: Date): VerifiedWebhookEvent {
-      return verifyStripeSignature(rawBody, signatureHeader, options.webhookSecret, options.toleranceSeconds, receivedAt);
+      return verifyStripeSignature(
+        rawBody,
+        signatureHeader,
+        options.webhookSecret,
+        options.toleranceSeconds,
+        receivedAt,
+      );
     },
   };
 }

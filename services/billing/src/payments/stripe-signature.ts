@@ -29,7 +29,9 @@ export function verifyStripeSignature(
       throw new WebhookSignatureError(error.message);
     }
     // The signature was right but the body is not JSON.
-    throw new WebhookSignatureError(`Unreadable webhook body: ${error instanceof Error ? error.message : String(error)}`);
+    throw new WebhookSignatureError(
+      `Unreadable webhook body: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }
 

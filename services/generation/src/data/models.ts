@@ -1,0 +1,136 @@
+import { Schema, type Connection, type Model, type Types } from 'mongoose';
+import type { StyleRecipe } from '../domain/styles';
+
+/** Internal life of a generation; the public status maps analyzed/reserving/pending to "pending". */
+export const generationStages = ['analyzed', 'reserving', 'pending', 'processing', 'completed', 'failed'] as const;
+export type GenerationStage = (typeof generationStages)[number];
+
+export interface VariationDocument {
+  index: number;
+  recipe: StyleRecipe;
+  preset_id: string | null;
+}
+
+export interface ImageDocument {
+  index: number;
+  /** Object key of the base (unfixed) image, once made. */
+  base_key: string | null;
+  /** Object key of the finished image, once every fix is done. */
+  final_key: string | null;
+  /** One flag per fix: super-resolution, sharpening, watermark (true when not needed). */
+  fixes_done: boolean[];
+  error: string | null;
+  /** The credit of a failed image was given back. */
+  refunded: boolean;
+}
+
+export interface GenerationDocument {
+  _id: Types.ObjectId;
+  uuid: string;
+  user_id: string;
+  stage: GenerationStage;
+  category: string | null;
+  object: string | null;
+  original_key: string;
+  original_content_type: string;
+  original_filename: string | null;
+  num_images: number;
+  watermark: boolean;
+  brand_colors: string[];
+  variations: VariationDocument[];
+  images: ImageDocument[];
+  error: string | null;
+  bulk_job_uuid: string | null;
+  /** Set when the credits were reserved and the job queued. */
+  started_at: Date | null;
+  finished_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface StylePresetDocument {
+  _id: Types.ObjectId;
+  user_id: string;
+  name: string;
+  category: string;
+  recipe: StyleRecipe;
+  source_generation_uuid: string;
+  source_image_index: number;
+  created_at: Date;
+}
+
+const imageSchema = new Schema<ImageDocument>(
+  {
+    index: { type: Number, required: true },
+    base_key: { type: String, default: null },
+    final_key: { type: String, default: null },
+    fixes_done: { type: [Boolean], default: [false, false, false] },
+    error: { type: String, default: null },
+    refunded: { type: Boolean, default: false },
+  },
+  { _id: false },
+);
+
+const variationSchema = new Schema<VariationDocument>(
+  {
+    index: { type: Number, required: true },
+    recipe: { type: Schema.Types.Mixed, required: true },
+    preset_id: { type: String, default: null },
+  },
+  { _id: false },
+);
+
+const generationSchema = new Schema<GenerationDocument>(
+  {
+    uuid: { type: String, required: true, unique: true },
+    user_id: { type: String, required: true },
+    stage: { type: String, enum: generationStages, required: true },
+    category: { type: String, default: null },
+    object: { type: String, default: null },
+    original_key: { type: String, required: true },
+    original_content_type: { type: String, required: true },
+    original_filename: { type: String, default: null },
+    num_images: { type: Number, default: 0 },
+    watermark: { type: Boolean, default: true },
+    brand_colors: { type: [String], default: [] },
+    variations: { type: [variationSchema], default: [] },
+    images: { type: [imageSchema], default: [] },
+    error: { type: String, default: null },
+    bulk_job_uuid: { type: String, default: null },
+    started_at: { type: Date, default: null },
+    finished_at: { type: Date, default: null },
+  },
+  { collection: 'generations', timestamps: { createdAt: 'created_at', updatedAt: 'updated_at' }, versionKey: false },
+);
+generationSchema.index({ user_id: 1, created_at: -1 });
+
+const stylePresetSchema = new Schema<StylePresetDocument>(
+  {
+    user_id: { type: String, required: true, index: true },
+    name: { type: String, required: true },
+    category: { type: String, required: true },
+    recipe: { type: Schema.Types.Mixed, required: true },
+    source_generation_uuid: { type: String, required: true },
+    source_image_index: { type: Number, required: true },
+  },
+  { collection: 'style_presets', timestamps: { createdAt: 'created_at', updatedAt: false }, versionKey: false },
+);
+
+export interface GenerationModels {
+  generations: Model<GenerationDocument>;
+  stylePresets: Model<StylePresetDocument>;
+}
+
+function modelOn<T>(connection: Connection, name: string, schema: Schema<T>): Model<T> {
+  return (connection.models[name] as Model<T> | undefined) ?? connection.model<T>(name, schema);
+}
+
+/** Registers the models on the service's own connection and builds their indexes (the unique uuid is relied on). */
+export async function createModels(connection: Connection): Promise<GenerationModels> {
+  const models: GenerationModels = {
+    generations: modelOn(connection, 'Generation', generationSchema),
+    stylePresets: modelOn(connection, 'StylePreset', stylePresetSchema),
+  };
+  await Promise.all([models.generations.init(), models.stylePresets.init()]);
+  return models;
+}

@@ -1,0 +1,36 @@
+import sharp from 'sharp';
+import type { InferenceSession } from 'onnxruntime-node';
+import { ort } from '../models/runtime';
+import type { RgbImage } from './decode';
+import type { FloatPlane } from './raster';
+
+const SIZE = 320;
+const MEAN = [0.485, 0.456, 0.406] as const;
+const STD = [0.229, 0.224, 0.225] as const;
+
+/** U²-Net small: the product's saliency map at 320×320, min-max normalised to [0,1]. */
+export async function segmentProduct(session: InferenceSession, image: RgbImage): Promise<FloatPlane> {
+  const resized = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
+    .resize(SIZE, SIZE, { fit: 'fill', kernel: 'lanczos3' })
+    .raw()
+    .toBuffer();
+  const pixels = SIZE * SIZE;
+  const input = new Float32Array(3 * pixels);
+  for (let k = 0; k < pixels; k += 1) {
+    for (let c = 0; c < 3; c += 1) input[c * pixels + k] = (resized[k * 3 + c]! / 255 - MEAN[c]!) / STD[c]!;
+  }
+  const inputName = session.inputNames[0]!;
+  const outputName = session.outputNames[0]!;
+  const result = await session.run({ [inputName]: new ort.Tensor('float32', input, [1, 3, SIZE, SIZE]) });
+  const map = result[outputName]!.data as Float32Array;
+  let min = Infinity;
+  let max = -Infinity;
+  for (const value of map) {
+    if (value < min) min = value;
+    if (value > max) max = value;
+  }
+  const range = max - min || 1;
+  const data = new Float32Array(pixels);
+  for (let k = 0; k < pixels; k += 1) data[k] = (map[k]! - min) / range;
+  return { data, width: SIZE, height: SIZE };
+}

@@ -1,0 +1,239 @@
+import type { Readable } from 'node:stream';
+import type { BusMessage, MessageBus, Subscription } from '@productgen/bus';
+import { parseMessage, topics } from '@productgen/contracts';
+import type { Logger, ObjectStore } from '@productgen/service-kit';
+import type { BillingClient } from '../clients/billing';
+import type { GenerationRepository } from '../data/generation-repository';
+import type { GenerationDocument } from '../data/models';
+import { failureSummary, objectKeys } from '../domain/generation';
+import { styleRecipeSchema } from '../domain/styles';
+import type { Backdrop, ProductSource } from '../imaging/compose';
+import type { StageTimes, StudioRenderer } from '../pipeline/studio';
+
+export const generationQueues = { render: 'generation.render' } as const;
+
+export interface RenderWorkerDeps {
+  generations: GenerationRepository;
+  objectStore: ObjectStore;
+  billing: BillingClient;
+  bus: MessageBus;
+  studio: StudioRenderer;
+  logger: Logger;
+  now: () => Date;
+  /** Deliveries of a job before it is given up; on the last one every unfinished image is refunded. */
+  maxDeliveries: number;
+}
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array));
+  return Buffer.concat(chunks);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Errors of the renderer itself (a retired style, the marketplace check, a photo that cannot be decoded) come
+ * back the same on every try: the image fails and its credit goes back. Storage, database and billing errors
+ * are thrown instead, so the bus retries the job.
+ */
+class RenderFailure extends Error {}
+
+async function rendering<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw new RenderFailure(messageOf(error), { cause: error });
+  }
+}
+
+/**
+ * The worker's job: renders one generation. Idempotent on redelivery: objects have fixed keys and the same bytes
+ * (rendering is deterministic), finished images are skipped, credits were charged once when the job was queued,
+ * and a failed image's credit is given back once (billing keys the give-back by image).
+ */
+export class RenderWorker {
+  constructor(private readonly deps: RenderWorkerDeps) {}
+
+  subscribe(prefetch: number): Promise<Subscription> {
+    return this.deps.bus.subscribe(generationQueues.render, [topics.generationRequested], (message) => this.handle(message), {
+      prefetch,
+      maxDeliveries: this.deps.maxDeliveries,
+      retryDelaysMs: [500, 2000, 10_000],
+    });
+  }
+
+  async handle(message: BusMessage): Promise<void> {
+    const job = parseMessage(topics.generationRequested, message.payload);
+    const generation = await this.deps.generations.findByUuid(job.generation_uuid);
+    if (!generation) {
+      this.deps.logger.warn({ generation: job.generation_uuid }, 'render job for an unknown generation dropped');
+      return;
+    }
+    if (generation.stage === 'completed' || generation.stage === 'failed') return;
+    await this.deps.generations.markProcessing(generation.uuid);
+    const lastTry = message.deliveryCount >= this.deps.maxDeliveries;
+    try {
+      await this.render(generation, job.bulk_job_uuid);
+    } catch (error) {
+      if (!lastTry) throw error;
+      this.deps.logger.error({ err: error, generation: generation.uuid }, 'render job given up; refunding');
+      await this.failUnfinished(generation.uuid, 'The images could not be made in time.');
+      await this.complete(generation.uuid, job.bulk_job_uuid);
+    }
+  }
+
+  /** Renders what is not finished yet: every base first (shown at once), then the fixes. */
+  async render(generation: GenerationDocument, bulkJobUuid: string | null, times?: StageTimes): Promise<void> {
+    const { studio, generations, objectStore, logger } = this.deps;
+    const uuid = generation.uuid;
+    // Images already failed get their credit back (again harmlessly, if a crash came between the two).
+    for (const image of generation.images) {
+      if (image.error !== null && !image.refunded) await this.refund(generation, image.index);
+    }
+    const open = generation.variations.filter((variation) => {
+      const image = generation.images[variation.index];
+      return image !== undefined && image.final_key === null && image.error === null;
+    });
+    if (open.length > 0) {
+      const original = await readAll(await objectStore.getObjectStream(generation.original_key));
+      let product: Awaited<ReturnType<StudioRenderer['prepare']>>;
+      try {
+        product = await rendering(() => studio.prepare(original, times));
+      } catch (error) {
+        if (!(error instanceof RenderFailure)) throw error;
+        for (const variation of open) await this.failImage(generation, variation.index, error.message);
+        await this.complete(uuid, bulkJobUuid);
+        return;
+      }
+
+      const backdrops = new Map<number, Backdrop>();
+      for (const variation of open) {
+        const image = generation.images[variation.index]!;
+        try {
+          const recipe = await rendering(async () => styleRecipeSchema.parse(variation.recipe));
+          const backdrop = await rendering(() => studio.backdrop(product, recipe, times));
+          backdrops.set(variation.index, backdrop);
+          if (image.base_key !== null) continue;
+          const base = await rendering(() => studio.renderBase(product, backdrop, times));
+          const key = objectKeys.base(uuid, variation.index);
+          await objectStore.putObject(key, base.jpeg, { contentType: 'image/jpeg' });
+          await generations.setBase(uuid, variation.index, key);
+        } catch (error) {
+          if (!(error instanceof RenderFailure)) throw error;
+          await this.failImage(generation, variation.index, error.message);
+        }
+      }
+
+      if (backdrops.size > 0) {
+        let upscaled: ProductSource | undefined;
+        try {
+          upscaled = await rendering(() => studio.upscale(product, times));
+        } catch (error) {
+          if (!(error instanceof RenderFailure)) throw error;
+          for (const index of backdrops.keys()) await this.failImage(generation, index, error.message);
+        }
+        // Encoding runs on libuv's threads while the next image is composed on this one: both cores work.
+        const stores: Promise<void>[] = [];
+        for (const [index, backdrop] of upscaled ? backdrops : []) {
+          try {
+            const finished = await rendering(() => studio.renderFinal(upscaled!, backdrop, generation.watermark, times));
+            const key = objectKeys.final(uuid, index);
+            stores.push(
+              objectStore
+                .putObject(key, finished.jpeg, { contentType: 'image/jpeg' })
+                .then(() => generations.setFinal(uuid, index, key))
+                .then(() => this.publishImageCompleted(generation, index, key, bulkJobUuid)),
+            );
+          } catch (error) {
+            if (!(error instanceof RenderFailure)) throw error;
+            await this.failImage(generation, index, error.message);
+          }
+        }
+        await Promise.all(stores);
+      }
+      logger.debug({ generation: uuid, images: open.length }, 'generation rendered');
+    }
+    await this.complete(uuid, bulkJobUuid);
+  }
+
+  private async failImage(generation: GenerationDocument, index: number, reason: string): Promise<void> {
+    this.deps.logger.warn({ generation: generation.uuid, index, reason }, 'image failed; giving its credit back');
+    await this.deps.generations.setImageError(generation.uuid, index, reason);
+    await this.refund(generation, index);
+  }
+
+  private async refund(generation: GenerationDocument, index: number): Promise<void> {
+    await this.deps.billing.giveBack({
+      userId: generation.user_id,
+      generationUuid: generation.uuid,
+      imageIndex: index,
+      reason: 'failed',
+    });
+    await this.deps.generations.markRefunded(generation.uuid, index);
+  }
+
+  private async failUnfinished(uuid: string, reason: string): Promise<void> {
+    const generation = await this.deps.generations.findByUuid(uuid);
+    if (!generation) return;
+    for (const image of generation.images) {
+      if (image.final_key === null && image.error === null) await this.failImage(generation, image.index, reason);
+    }
+  }
+
+  /** Announces the outcome (before recording it, so a crash in between only repeats the same message). */
+  private async complete(uuid: string, bulkJobUuid: string | null): Promise<void> {
+    const generation = await this.deps.generations.findByUuid(uuid);
+    if (!generation || generation.stage === 'completed' || generation.stage === 'failed') return;
+    const finished = generation.images.filter((image) => image.final_key !== null);
+    const failed = generation.images.filter((image) => image.error !== null);
+    const at = this.deps.now();
+    const error = failed.length > 0 ? failureSummary(failed.length, generation.images.length, failed[0]!.error!) : null;
+    if (finished.length > 0) {
+      const payload = parseMessage(topics.generationCompleted, {
+        userId: generation.user_id,
+        generation_uuid: uuid,
+        images_completed: finished.length,
+        images_failed: failed.length,
+        thumbnail_object_key: finished[0]!.final_key,
+        bulk_job_uuid: bulkJobUuid,
+        at: at.toISOString(),
+      });
+      await this.deps.bus.publish(topics.generationCompleted, payload, {
+        messageId: `${topics.generationCompleted}:${uuid}`,
+      });
+      await this.deps.generations.finish(uuid, 'completed', error, at);
+      return;
+    }
+    const payload = parseMessage(topics.generationFailed, {
+      userId: generation.user_id,
+      generation_uuid: uuid,
+      error: error ?? 'The images could not be made.',
+      bulk_job_uuid: bulkJobUuid,
+      at: at.toISOString(),
+    });
+    await this.deps.bus.publish(topics.generationFailed, payload, { messageId: `${topics.generationFailed}:${uuid}` });
+    await this.deps.generations.finish(uuid, 'failed', error ?? 'The images could not be made.', at);
+  }
+
+  private async publishImageCompleted(
+    generation: GenerationDocument,
+    index: number,
+    key: string,
+    bulkJobUuid: string | null,
+  ): Promise<void> {
+    const payload = parseMessage(topics.generationImageCompleted, {
+      userId: generation.user_id,
+      generation_uuid: generation.uuid,
+      image_index: index,
+      output_object_key: key,
+      bulk_job_uuid: bulkJobUuid,
+      at: this.deps.now().toISOString(),
+    });
+    await this.deps.bus.publish(topics.generationImageCompleted, payload, {
+      messageId: `${topics.generationImageCompleted}:${generation.uuid}:${index}`,
+    });
+  }
+}

@@ -1,0 +1,153 @@
+import sharp from 'sharp';
+import { MARKETPLACE_LOOK, type StyleRecipe } from '../domain/styles';
+import { placeProduct, renderBackdrop, type Backdrop, type ProductSource, type Rendered } from '../imaging/compose';
+import { decodeRgb } from '../imaging/decode';
+import { applyWatermark, encodeJpeg, sharpenRgb } from '../imaging/finish';
+import { checkMarketplaceWhite } from '../imaging/marketplace';
+import { SCALE, upscale4x } from '../imaging/upscale';
+import type { ModelRuntime } from '../models/runtime';
+import { cutOutProduct, type ProductCutout } from './product';
+
+export interface StudioOptions {
+  /** Long side of the finished images (≥ 2048). */
+  outputSize: number;
+  /** Long side of the first, unfixed image. */
+  previewSize: number;
+  /** Text of the free tier's watermark. */
+  watermarkText: string;
+  /** Long side the photo is decoded to for segmentation and the preview. */
+  workSize?: number;
+}
+
+export class MarketplaceRuleError extends Error {
+  constructor(problems: string[]) {
+    super(`The marketplace image did not meet the main-image rule: ${problems.join('; ')}`);
+    this.name = 'MarketplaceRuleError';
+  }
+}
+
+export interface RenderedImage {
+  jpeg: Buffer;
+  rendered: Rendered;
+}
+
+
+
+/** Timings of the stages, for the benchmark and the logs (milliseconds). */
+export type StageTimes = Record<string, number>;
+
+async function timed<T>(times: StageTimes | undefined, stage: string, work: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await work();
+  } finally {
+    if (times) times[stage] = (times[stage] ?? 0) + performance.now() - started;
+  }
+}
+
+/**
+ * The studio pipeline of one generation. The product is the same in every variation, so it is segmented once
+ * (`prepare`) and super-resolved once (`upscale`); each variation is then one scene plus one composite at its
+ * final size. Everything is deterministic for the same photo and recipe.
+ */
+export class StudioRenderer {
+  constructor(
+    private readonly runtime: ModelRuntime,
+    private readonly options: StudioOptions,
+  ) {}
+
+  async prepare(original: Buffer, times?: StageTimes): Promise<ProductCutout> {
+    const image = await timed(times, 'decode', () => decodeRgb(original, this.options.workSize ?? 1280));
+    return timed(times, 'segment', () => cutOutProduct(this.runtime.segmentation, image));
+  }
+
+  /** The backdrop of a variation (scene, shadows, reflection) at preview size; the finished image scales it. */
+  backdrop(product: ProductSource, recipe: StyleRecipe, times?: StageTimes): Promise<Backdrop> {
+    return timed(times, 'backdrop', () => renderBackdrop(product, recipe, this.options.previewSize));
+  }
+
+  /** The base image shown first: the cut-out over the backdrop at preview size, no fixes. */
+  async renderBase(product: ProductSource, backdrop: Backdrop, times?: StageTimes): Promise<RenderedImage> {
+    const rendered = await timed(times, 'compose', () => placeProduct(backdrop, product, this.options.previewSize));
+    this.verify(backdrop.recipe, rendered);
+    const jpeg = await timed(times, 'encode', () => encodeJpeg(rendered.rgb, rendered.width, rendered.height, 88));
+    return { jpeg, rendered };
+  }
+
+  /**
+   * Fix 1 and 2 for the whole generation: the product crop, reduced to what the largest layout needs, goes
+   * through Real-ESRGAN ×4 and a mild sharpen. Its alpha is resampled to match.
+   */
+  async upscale(product: ProductCutout, times?: StageTimes): Promise<ProductSource> {
+    const boxLong = Math.max(product.box.right - product.box.left, product.box.bottom - product.box.top);
+    const needed = (this.options.outputSize * 0.9) / SCALE;
+    const reduce = Math.min(1, needed / boxLong);
+    const width = Math.max(1, Math.round(product.width * reduce));
+    const height = Math.max(1, Math.round(product.height * reduce));
+    const reduced =
+      reduce < 1
+        ? await sharp(product.rgba, { raw: { width: product.width, height: product.height, channels: 4 } })
+            .resize(width, height, { fit: 'fill', kernel: 'lanczos3' })
+            .raw()
+            .toBuffer()
+        : product.rgba;
+    const rgb = Buffer.alloc(width * height * 3);
+    const coverage = new Uint8Array(width * height);
+    for (let k = 0; k < width * height; k += 1) {
+      rgb[k * 3] = reduced[k * 4]!;
+      rgb[k * 3 + 1] = reduced[k * 4 + 1]!;
+      rgb[k * 3 + 2] = reduced[k * 4 + 2]!;
+      coverage[k] = reduced[k * 4 + 3]!;
+    }
+    const upscaled = await timed(times, 'upscale', () =>
+      upscale4x(this.runtime.upscaler, { data: rgb, width, height }, { coverage }),
+    );
+    const sharpened = await timed(times, 'sharpen', () => sharpenRgb(upscaled.data, upscaled.width, upscaled.height));
+    const alpha = await sharp(reduced, { raw: { width, height, channels: 4 } })
+      .resize(upscaled.width, upscaled.height, { fit: 'fill', kernel: 'cubic' })
+      .raw()
+      .toBuffer();
+    const rgba = Buffer.alloc(upscaled.width * upscaled.height * 4);
+    for (let k = 0; k < upscaled.width * upscaled.height; k += 1) {
+      rgba[k * 4] = sharpened[k * 3]!;
+      rgba[k * 4 + 1] = sharpened[k * 3 + 1]!;
+      rgba[k * 4 + 2] = sharpened[k * 3 + 2]!;
+      rgba[k * 4 + 3] = alpha[k * 4 + 3]!;
+    }
+    const factor = (upscaled.width / product.width + upscaled.height / product.height) / 2;
+    return {
+      rgba,
+      width: upscaled.width,
+      height: upscaled.height,
+      box: {
+        left: product.box.left * factor,
+        top: product.box.top * factor,
+        right: product.box.right * factor,
+        bottom: product.box.bottom * factor,
+      },
+      luminance: product.luminance,
+    };
+  }
+
+  /** The finished image: the upscaled product composed at full size, watermarked for free users. */
+  async renderFinal(
+    upscaled: ProductSource,
+    backdrop: Backdrop,
+    watermark: boolean,
+    times?: StageTimes,
+  ): Promise<RenderedImage> {
+    const size = this.options.outputSize;
+    const rendered = await timed(times, 'compose', () => placeProduct(backdrop, upscaled, size));
+    this.verify(backdrop.recipe, rendered);
+    if (watermark) await timed(times, 'watermark', () => applyWatermark(rendered.rgb, size, this.options.watermarkText));
+    const jpeg = await timed(times, 'encode', () => encodeJpeg(rendered.rgb, size, size, 90));
+    return { jpeg, rendered };
+  }
+
+  /** The marketplace rule is checked on every marketplace output, before anything is stored. */
+  private verify(recipe: StyleRecipe, rendered: Rendered): void {
+    if (recipe.look !== MARKETPLACE_LOOK) return;
+    const check = checkMarketplaceWhite(rendered.rgb, rendered.width, rendered.height, rendered.coverage);
+    if (!check.ok) throw new MarketplaceRuleError(check.problems);
+  }
+}

@@ -1,0 +1,129 @@
+import type { Express } from 'express';
+import type { Connection } from 'mongoose';
+import type { MessageBus, Subscription } from '@productgen/bus';
+import type { Logger, ObjectStore } from '@productgen/service-kit';
+import { createGenerationApp } from './app';
+import { createAuthClient, type AuthClient } from './clients/auth';
+import { createBillingClient, type BillingClient } from './clients/billing';
+import type { GenerationConfig } from './config';
+import { CreationFlow } from './creation';
+import { GenerationRepository } from './data/generation-repository';
+import { createModels } from './data/models';
+import { PresetRepository } from './data/preset-repository';
+import { RenderWorker } from './messaging/render-worker';
+import { ensureModels } from './models/model-store';
+import { loadModelRuntime } from './models/runtime';
+import { StudioRenderer } from './pipeline/studio';
+
+export interface GenerationServiceDeps {
+  config: GenerationConfig;
+  logger: Logger;
+  /** The service's own database (dbName 'generation'); the caller opens and closes it. */
+  mongo: Connection;
+  /** The caller creates and closes the bus. */
+  bus: MessageBus;
+  /** Originals and generated images; the bucket is created at start when missing. */
+  objectStore: ObjectStore;
+  /** Billing's internal API: a base URL, or a client (the embedded launcher may pass one). */
+  billing: { baseUrl: string } | BillingClient;
+  /** Auth's internal API (brand colours of the shop). */
+  auth: { baseUrl: string } | AuthClient;
+  now?: () => Date;
+  /** Text of the free tier's watermark (the product name). */
+  watermarkText?: string;
+}
+
+export interface GenerationService {
+  app: Express;
+  /** Starts the in-process render worker when GENERATION_WORKER=in-process. */
+  start(): Promise<void>;
+  /** Stops the worker, letting the job in hand finish; leaves the connection, bus and store to their owner. */
+  stop(): Promise<void>;
+  /** The worker's job handler, for worker.ts and tests. */
+  worker: RenderWorker;
+  creation: CreationFlow;
+}
+
+const isClient = <T extends object>(value: { baseUrl: string } | T): value is T => !('baseUrl' in value);
+
+/**
+ * One factory for every way of running: the embedded launcher and main.ts call it for the API (with or without
+ * the in-process worker); worker.ts calls it and starts only the worker. A missing model file stops it here,
+ * naming the command that fixes it.
+ */
+export async function createGenerationService(deps: GenerationServiceDeps): Promise<GenerationService> {
+  const { config, bus, objectStore } = deps;
+  const logger = deps.logger.child({ component: 'generation' });
+  const now = deps.now ?? (() => new Date());
+  const timeoutMs = config.INTERNAL_TIMEOUT_MS;
+  const billing = isClient(deps.billing) ? deps.billing : createBillingClient({ baseUrl: deps.billing.baseUrl, timeoutMs });
+  const auth = isClient(deps.auth) ? deps.auth : createAuthClient({ baseUrl: deps.auth.baseUrl, timeoutMs });
+
+  const files = await ensureModels(config.MODELS_DIR, config.SHARED_MODELS_DIR);
+  const runtime = await loadModelRuntime(files);
+  const models = await createModels(deps.mongo);
+  const generations = new GenerationRepository(models.generations);
+  const presets = new PresetRepository(models.stylePresets);
+  await objectStore.ensureBucket();
+
+  const creation = new CreationFlow({
+    generations,
+    presets,
+    objectStore,
+    bus,
+    billing,
+    auth,
+    runtime,
+    uploadLimits: { maxBytes: config.MAX_UPLOAD_BYTES, maxPixels: config.MAX_INPUT_PIXELS },
+    logger,
+    now,
+  });
+  const studio = new StudioRenderer(runtime, {
+    outputSize: config.OUTPUT_SIZE,
+    previewSize: config.PREVIEW_SIZE,
+    watermarkText: deps.watermarkText ?? 'ProductGen',
+  });
+  const worker = new RenderWorker({
+    generations,
+    objectStore,
+    billing,
+    bus,
+    studio,
+    logger: logger.child({ component: 'render-worker' }),
+    now,
+    maxDeliveries: config.WORKER_MAX_DELIVERIES,
+  });
+
+  const app = createGenerationApp({
+    creation,
+    generations,
+    presets,
+    objectStore,
+    logger,
+    readiness: {
+      mongo: async () => {
+        if (!deps.mongo.db) throw new Error('mongo connection is not open');
+        await deps.mongo.db.command({ ping: 1 });
+      },
+      bus: () => bus.ping(),
+      objects: () => objectStore.ping(),
+    },
+  });
+
+  let subscription: Subscription | undefined;
+  return {
+    app,
+    worker,
+    creation,
+    async start() {
+      if (subscription || config.GENERATION_WORKER !== 'in-process') return;
+      subscription = await worker.subscribe(config.WORKER_PREFETCH);
+      logger.info({ prefetch: config.WORKER_PREFETCH }, 'in-process render worker started');
+    },
+    async stop() {
+      const closing = subscription;
+      subscription = undefined;
+      await closing?.close();
+    },
+  };
+}

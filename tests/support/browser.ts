@@ -1,0 +1,62 @@
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+/** Debian's Chromium: the tests never download a browser. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * Launches headless Chromium for end-to-end tests. The flags keep it quiet and offline: no sandbox (containers),
+ * no GPU, and none of the background calls home (updates, sync, QUIC probes) that would slow a loaded machine.
+ */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-quic',
+      '--no-first-run',
+    ],
+  });
+}
+
+/** A response the page is expected to get, which Chromium nevertheless logs as a console error. */
+export interface ExpectedFailedResource {
+  url: string;
+  status: number;
+}
+
+/**
+ * Watches a page for its whole life and keeps everything that went wrong: console errors and uncaught exceptions,
+ * each with the address it happened on. Chromium also logs every 4xx/5xx answer as a console error ("Failed to
+ * load resource"); the ones listed in `expected` are answers the product gives on purpose and are not problems.
+ */
+export function collectPageProblems(page: Page, expected: readonly ExpectedFailedResource[] = []): () => string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    const resource = message.location().url;
+    const isExpected = expected.some(
+      ({ url, status }) =>
+        resource === url && message.text().startsWith(`Failed to load resource: the server responded with a status of ${status} `),
+    );
+    if (!isExpected) problems.push(`console error on ${page.url()}: ${message.text()} (${resource})`);
+  });
+  page.on('pageerror', (error) => problems.push(`uncaught exception on ${page.url()}: ${error.stack ?? error.message}`));
+  return () => [...problems];
+}
+
+/** Every URL the page requested, in order; `since(mark)` gives the ones after a mark taken with `mark()`. */
+export interface RequestLog {
+  all(): string[];
+  mark(): number;
+  since(mark: number): string[];
+}
+
+export function logRequests(page: Page): RequestLog {
+  const urls: string[] = [];
+  page.on('request', (request) => urls.push(request.url()));
+  return { all: () => [...urls], mark: () => urls.length, since: (mark) => urls.slice(mark) };
+}
