@@ -1,6 +1,5 @@
 import sharp from 'sharp';
-import type { InferenceSession } from 'onnxruntime-node';
-import { ort } from '../models/runtime';
+import type { InferenceModel } from '../models/runtime';
 import type { RgbImage } from './decode';
 import type { FloatPlane } from './raster';
 
@@ -9,7 +8,7 @@ const MEAN = [0.485, 0.456, 0.406] as const;
 const STD = [0.229, 0.224, 0.225] as const;
 
 /** U²-Net small: the product's saliency map at 320×320, min-max normalised to [0,1]. */
-export async function segmentProduct(session: InferenceSession, image: RgbImage): Promise<FloatPlane> {
+export async function segmentProduct(model: InferenceModel, image: RgbImage): Promise<FloatPlane> {
   const resized = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
     .resize(SIZE, SIZE, { fit: 'fill', kernel: 'lanczos3' })
     .raw()
@@ -19,10 +18,7 @@ export async function segmentProduct(session: InferenceSession, image: RgbImage)
   for (let k = 0; k < pixels; k += 1) {
     for (let c = 0; c < 3; c += 1) input[c * pixels + k] = (resized[k * 3 + c]! / 255 - MEAN[c]!) / STD[c]!;
   }
-  const inputName = session.inputNames[0]!;
-  const outputName = session.outputNames[0]!;
-  const result = await session.run({ [inputName]: new ort.Tensor('float32', input, [1, 3, SIZE, SIZE]) });
-  const map = result[outputName]!.data as Float32Array;
+  const { data: map } = await model.run(input, [1, 3, SIZE, SIZE]);
   let min = Infinity;
   let max = -Infinity;
   for (const value of map) {

@@ -1,5 +1,4 @@
-import type { InferenceSession } from 'onnxruntime-node';
-import { ort } from '../models/runtime';
+import type { InferenceModel } from '../models/runtime';
 import type { RgbImage } from './decode';
 
 export const SCALE = 4;
@@ -17,15 +16,13 @@ export interface UpscaleOptions {
  * ×4 super-resolution with Real-ESRGAN, tile by tile (bounded memory whatever the input size). Each tile is run
  * with `overlap` pixels of context on every side and only its core is kept, so no seams show.
  */
-export async function upscale4x(session: InferenceSession, image: RgbImage, options: UpscaleOptions = {}): Promise<RgbImage> {
+export async function upscale4x(model: InferenceModel, image: RgbImage, options: UpscaleOptions = {}): Promise<RgbImage> {
   const tile = options.tile ?? 192;
   const overlap = options.overlap ?? 8;
   const { width, height, data } = image;
   const outWidth = width * SCALE;
   const outHeight = height * SCALE;
   const out = Buffer.alloc(outWidth * outHeight * 3);
-  const inputName = session.inputNames[0]!;
-  const outputName = session.outputNames[0]!;
   for (let top = 0; top < height; top += tile) {
     for (let left = 0; left < width; left += tile) {
       const coreRight = Math.min(width, left + tile);
@@ -48,8 +45,7 @@ export async function upscale4x(session: InferenceSession, image: RgbImage, opti
           input[2 * plane + target] = data[source + 2]! / 255;
         }
       }
-      const result = await session.run({ [inputName]: new ort.Tensor('float32', input, [1, 3, th, tw]) });
-      const output = result[outputName]!.data as Float32Array;
+      const { data: output } = await model.run(input, [1, 3, th, tw]);
       const ow = tw * SCALE;
       const outPlane = ow * th * SCALE;
       for (let y = (top - y0) * SCALE; y < (coreBottom - y0) * SCALE; y += 1) {

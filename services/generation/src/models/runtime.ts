@@ -1,29 +1,84 @@
 import { readFile } from 'node:fs/promises';
-import * as ort from 'onnxruntime-node';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
 import type { ModelFiles } from './model-store';
 
-/*
- * onnxruntime-node sessions are costly to create (~0.13 s for U²-Net) and safe to share, so each model file gets
- * one session per process, whoever asks for it.
- */
-const sessions = new Map<string, Promise<ort.InferenceSession>>();
+/** One model: a float32 tensor in, its first output back. */
+export interface InferenceModel {
+  run(input: Float32Array, dims: readonly number[]): Promise<{ data: Float32Array; dims: number[] }>;
+}
 
-export function sessionFor(file: string): Promise<ort.InferenceSession> {
-  let session = sessions.get(file);
-  if (!session) {
-    session = ort.InferenceSession.create(file, { graphOptimizationLevel: 'all' });
-    // A failed load is not cached, so a repaired file can be picked up by the next call.
-    session.catch(() => sessions.delete(file));
-    sessions.set(file, session);
+type Reply =
+  | { id: number; ok: true; output?: ArrayBuffer; dims?: number[] }
+  | { id: number; ok: false; error: string };
+
+/**
+ * The process's inference thread. onnxruntime-node runs a session synchronously on the calling thread, so it lives
+ * in a worker thread: the event loop stays free and the main thread composes images while a model runs (both
+ * cores busy). Sessions are created there once per model file and reused for the life of the process.
+ */
+class InferenceThread {
+  private worker: Worker | undefined;
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (reply: Reply) => void; reject: (error: Error) => void }>();
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(path.join(__dirname, 'inference-worker.js'));
+    // Waiting callers keep the process alive; an idle inference thread must not.
+    worker.unref();
+    worker.on('message', (reply: Reply) => {
+      const waiting = this.pending.get(reply.id);
+      this.pending.delete(reply.id);
+      waiting?.resolve(reply);
+    });
+    worker.on('error', (error) => this.failAll(error));
+    worker.on('exit', (code) => this.failAll(new Error(`inference thread exited with code ${code}`)));
+    this.worker = worker;
+    return worker;
   }
-  return session;
+
+  private failAll(error: Error): void {
+    this.worker = undefined;
+    for (const waiting of this.pending.values()) waiting.reject(error);
+    this.pending.clear();
+  }
+
+  call(file: string, input?: Float32Array, dims?: readonly number[]): Promise<Reply> {
+    const worker = this.ensureWorker();
+    const id = this.nextId++;
+    return new Promise<Reply>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      if (!input) {
+        worker.postMessage({ id, file });
+        return;
+      }
+      // The input's memory is handed over, not copied; callers build a fresh array per call.
+      const buffer = input.byteOffset === 0 && input.byteLength === input.buffer.byteLength ? input.buffer : input.slice().buffer;
+      worker.postMessage({ id, file, input: buffer, dims: [...dims!] }, [buffer as ArrayBuffer]);
+    });
+  }
+}
+
+const thread = new InferenceThread();
+
+async function openModel(file: string): Promise<InferenceModel> {
+  const loaded = await thread.call(file);
+  if (!loaded.ok) throw new Error(`model ${path.basename(file)} could not be loaded: ${loaded.error}`);
+  return {
+    async run(input, dims) {
+      const reply = await thread.call(file, input, dims);
+      if (!reply.ok) throw new Error(`inference with ${path.basename(file)} failed: ${reply.error}`);
+      return { data: new Float32Array(reply.output!), dims: reply.dims! };
+    },
+  };
 }
 
 export interface ModelRuntime {
-  segmentation: ort.InferenceSession;
-  classifier: ort.InferenceSession;
-  upscaler: ort.InferenceSession;
+  segmentation: InferenceModel;
+  classifier: InferenceModel;
+  upscaler: InferenceModel;
   /** ImageNet class names, index = class. */
   labels: readonly string[];
 }
@@ -33,15 +88,15 @@ const runtimes = new Map<string, Promise<ModelRuntime>>();
 
 async function load(files: ModelFiles): Promise<ModelRuntime> {
   const [segmentation, classifier, upscaler, labelsText] = await Promise.all([
-    sessionFor(files.pathOf('segmentation')),
-    sessionFor(files.pathOf('classifier')),
-    sessionFor(files.pathOf('upscaler')),
+    openModel(files.pathOf('segmentation')),
+    openModel(files.pathOf('classifier')),
+    openModel(files.pathOf('upscaler')),
     readFile(files.pathOf('labels'), 'utf8'),
   ]);
   return { segmentation, classifier, upscaler, labels: labelsSchema.parse(JSON.parse(labelsText)) };
 }
 
-/** The three sessions and the labels of one model folder, loaded once per process. */
+/** The three models and the labels of one model folder, loaded once per process. */
 export function loadModelRuntime(files: ModelFiles): Promise<ModelRuntime> {
   let runtime = runtimes.get(files.dir);
   if (!runtime) {
@@ -51,5 +106,3 @@ export function loadModelRuntime(files: ModelFiles): Promise<ModelRuntime> {
   }
   return runtime;
 }
-
-export { ort };

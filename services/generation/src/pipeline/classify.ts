@@ -1,8 +1,7 @@
 import sharp from 'sharp';
-import type { InferenceSession } from 'onnxruntime-node';
 import { buildClassCategories, guessProduct, softmax, type ProductGuess } from '../domain/analysis';
 import type { CategoryId } from '../domain/categories';
-import { ort } from '../models/runtime';
+import type { InferenceModel } from '../models/runtime';
 
 const SIZE = 224;
 const MEAN = [0.485, 0.456, 0.406] as const;
@@ -12,7 +11,7 @@ const classCategoryCache = new WeakMap<readonly string[], (CategoryId | undefine
 
 /** MobileNetV2 on the photo (shorter side 256, centre 224), mapped to a product name and category. */
 export async function classifyProduct(
-  session: InferenceSession,
+  model: InferenceModel,
   labels: readonly string[],
   image: Buffer,
 ): Promise<ProductGuess> {
@@ -30,10 +29,7 @@ export async function classifyProduct(
   for (let k = 0; k < plane; k += 1) {
     for (let c = 0; c < 3; c += 1) input[c * plane + k] = (pixels[k * 3 + c]! / 255 - MEAN[c]!) / STD[c]!;
   }
-  const result = await session.run({
-    [session.inputNames[0]!]: new ort.Tensor('float32', input, [1, 3, SIZE, SIZE]),
-  });
-  const logits = result[session.outputNames[0]!]!.data as Float32Array;
+  const { data: logits } = await model.run(input, [1, 3, SIZE, SIZE]);
   let classCategories = classCategoryCache.get(labels);
   if (!classCategories) {
     classCategories = buildClassCategories(labels);

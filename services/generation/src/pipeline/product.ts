@@ -1,4 +1,4 @@
-import type { InferenceSession } from 'onnxruntime-node';
+import type { InferenceModel } from '../models/runtime';
 import type { RgbImage } from '../imaging/decode';
 import { estimateForeground, guidedFilter, removeIslands, tightenMatte } from '../imaging/matte';
 import { boundsAbove, resizeBilinear, type FloatPlane } from '../imaging/raster';
@@ -92,8 +92,8 @@ function wholePhoto(image: RgbImage): ProductCutout {
  * snapped to the photo's edges (guided filter), faint haze of the old background cleared, edge colours freed of
  * the old background. Solid product pixels are copied unchanged.
  */
-export async function cutOutProduct(session: InferenceSession, image: RgbImage): Promise<ProductCutout> {
-  const coarse = removeIslands(await segmentProduct(session, image));
+export async function cutOutProduct(model: InferenceModel, image: RgbImage): Promise<ProductCutout> {
+  const coarse = removeIslands(await segmentProduct(model, image));
   const coarseBox = boundsAbove(coarse.data, coarse.width, coarse.height, 0.5);
   let area = 0;
   for (const value of coarse.data) if (value > 0.5) area += 1;

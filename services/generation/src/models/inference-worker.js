@@ -1,0 +1,37 @@
+'use strict';
+// Runs onnxruntime-node in a worker thread: sessions are created once (per model file) and inference never blocks
+// the service's event loop, so HTTP answers and image composition go on while a model runs.
+// Plain JavaScript so the same file runs from src (tests) and dist (built service).
+const { parentPort } = require('node:worker_threads');
+const ort = require('onnxruntime-node');
+
+const sessions = new Map();
+
+function sessionFor(file) {
+  let session = sessions.get(file);
+  if (!session) {
+    session = ort.InferenceSession.create(file, { graphOptimizationLevel: 'all' });
+    session.catch(() => sessions.delete(file));
+    sessions.set(file, session);
+  }
+  return session;
+}
+
+parentPort.on('message', async (request) => {
+  const { id, file, input, dims } = request;
+  try {
+    const session = await sessionFor(file);
+    if (!input) {
+      parentPort.postMessage({ id, ok: true, inputs: session.inputNames, outputs: session.outputNames });
+      return;
+    }
+    const feeds = { [session.inputNames[0]]: new ort.Tensor('float32', new Float32Array(input), dims) };
+    const result = await session.run(feeds, [session.outputNames[0]]);
+    const output = result[session.outputNames[0]];
+    // Copied into a buffer of our own, which can be handed over without another copy.
+    const data = Float32Array.from(output.data);
+    parentPort.postMessage({ id, ok: true, output: data.buffer, dims: Array.from(output.dims) }, [data.buffer]);
+  } catch (error) {
+    parentPort.postMessage({ id, ok: false, error: error instanceof Error ? error.message : String(error) });
+  }
+});
