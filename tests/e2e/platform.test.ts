@@ -1,9 +1,8 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { fullTitle } from '../../packages/mf-shared/src/page-meta';
-import { MFE_NAMES, ROUTE_TABLE, type MfeName } from '../../packages/mf-shared/src/routes';
+import type { Browser, BrowserContext, Locator, Page, Request, Response } from 'playwright-core';
+import { MFE_NAMES, ROUTE_TABLE, routeEntry, type MfeName } from '../../packages/mf-shared/src/routes';
 import { collectPageProblems, launchBrowser, logRequests, type RequestLog } from '../support/browser';
 import { readStoppedPlatformDatabase } from '../support/platform-database';
 import { repoRoot, startPlatformProcess, type PlatformProcess } from '../support/platform-process';
@@ -27,6 +26,29 @@ const FREE_TOOLS = [
   { label: 'Remove Object from Photo', href: '/remove-object-from-photo' },
 ];
 const REACT_PACKAGES = ['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime'];
+
+/**
+ * The browser globals the in-page callbacks read. They run in Chromium, but are type-checked with the node
+ * project's types, which have no DOM.
+ */
+interface PageGlobals {
+  document: { title: string; images: ArrayLike<{ complete: boolean }> };
+  localStorage: { getItem(key: string): string | null };
+  /** Set by the page-view test: survives client-side navigations, not page loads. */
+  e2eSameDocument?: boolean;
+  /** Module federation's runtime: share scope per container instance → package → version → provider. */
+  __FEDERATION__: {
+    __SHARE__: Record<
+      string,
+      { default: Record<string, Record<string, { from: string; loaded?: boolean; useIn: string[] }>> }
+    >;
+  };
+}
+
+/** SPEC §2: each page's title, followed by the product name. */
+function pageTitle(title: string): string {
+  return `${title} | ${PRODUCT_NAME}`;
+}
 
 let dataDir: string;
 let platform: PlatformProcess;
@@ -63,7 +85,9 @@ function manifestRequests(urls: string[]): string[] {
 
 async function waitForTitle(expected: string): Promise<void> {
   try {
-    await page.waitForFunction((title) => document.title === title, expected, { timeout: 15_000 });
+    await page.waitForFunction((title) => (globalThis as unknown as PageGlobals).document.title === title, expected, {
+      timeout: 15_000,
+    });
   } catch {
     throw new Error(`expected the title "${expected}" on ${page.url()}, got "${await page.title()}"`);
   }
@@ -72,14 +96,16 @@ async function waitForTitle(expected: string): Promise<void> {
 /** Containers of the applications that rendered something (the shell gives each its own div in <main>). */
 function renderedApps(): Promise<string[]> {
   return page.$$eval('#pg-main > [id^="pg-app-"]', (containers) =>
-    containers.filter((container) => container.childElementCount > 0).map((container) => container.id.slice(7)),
+    containers
+      .filter((container) => container.childElementCount > 0)
+      .map((container) => container.id.replace(/^pg-app-/, '')),
   );
 }
 
 /** The page is the owning microfrontend's: its heading in its container, its styles, and no other app on screen. */
 async function expectServedBy(owner: MfeName, title: string): Promise<void> {
   await page.locator(`#pg-app-${owner} h1`).first().waitFor();
-  await waitForTitle(fullTitle(title, PRODUCT_NAME));
+  await waitForTitle(pageTitle(title));
   expect(await renderedApps()).toEqual([owner]);
   expect(await page.locator(`style[data-mfe-styles="${owner}"]`).count()).toBeGreaterThan(0);
 }
@@ -96,20 +122,34 @@ function topBar(): Locator {
 }
 
 async function screenshot(name: string): Promise<void> {
+  await page.waitForFunction(() =>
+    Array.from((globalThis as unknown as PageGlobals).document.images).every((image) => image.complete),
+  );
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
-async function pageViewStats(): Promise<{ total: number; byPath: Record<string, number>; recent: Array<{ path: string | null; data: Record<string, unknown> }> }> {
+/** GET /internal/pst/stats of the gateway (answers loopback clients only). */
+interface PageViewStats {
+  total: number;
+  byPath: Record<string, number>;
+  recent: Array<{ path: string | null; data: Record<string, unknown> }>;
+}
+
+async function pageViewStats(): Promise<PageViewStats> {
   const answer = await fetch(`${platform.apiUrl}/internal/pst/stats`);
   expect(answer.status).toBe(200);
-  return (await answer.json()) as Awaited<ReturnType<typeof pageViewStats>>;
+  return (await answer.json()) as PageViewStats;
+}
+
+/** The page-view event a navigation sends (SPEC §2), not its CORS preflight. */
+function isPageView(message: Request | Response): boolean {
+  const request = 'request' in message ? message.request() : message;
+  return request.url() === `${platform.apiUrl}/pst` && request.method() === 'POST';
 }
 
 /** Clicks something that navigates inside the single-page app and waits for that navigation's page view. */
 async function navigateByClick(target: Locator, expectedPath: string): Promise<void> {
-  const pageView = page.waitForResponse(
-    (response) => response.url() === `${platform.apiUrl}/pst` && response.request().method() === 'POST',
-  );
+  const pageView = page.waitForResponse(isPageView);
   await target.click();
   await page.waitForURL(`${platform.webUrl}${expectedPath}`);
   expect((await pageView).status()).toBe(200);
@@ -147,6 +187,8 @@ describe('a new user, in Chromium against npm start', () => {
     expect(await nav.getByRole('link', { name: 'Dashboard' }).count()).toBe(0);
     expect(await nav.getByRole('link', { name: /credits?$/ }).count()).toBe(0);
 
+    await screenshot('home-visitor');
+
     await nav.getByRole('button', { name: 'Free Tools' }).click();
     const items = page.getByRole('menu').getByRole('menuitem');
     await items.first().waitFor();
@@ -156,7 +198,6 @@ describe('a new user, in Chromium against npm start', () => {
     expect(shown).toEqual(FREE_TOOLS);
     await page.keyboard.press('Escape');
     await page.getByRole('menu').waitFor({ state: 'detached' });
-    await screenshot('home-visitor');
   });
 
   test.each(ROUTE_TABLE.filter((route) => !SIGNED_IN_ROUTES.has(route.path)).map((route) => [route.path, route]))(
@@ -173,7 +214,7 @@ describe('a new user, in Chromium against npm start', () => {
   test('an unknown path shows the not-found page', async () => {
     const requested = await visit('/no-such-page-e2e');
     await expect(page.locator('#pg-app-shell_not_found h1').textContent()).resolves.toBe('Page not found');
-    await waitForTitle(fullTitle('Page not found', PRODUCT_NAME));
+    await waitForTitle(pageTitle('Page not found'));
     expect(await renderedApps()).toEqual(['shell_not_found']);
     expect(manifestRequests(requested())).toEqual([]);
   });
@@ -181,18 +222,21 @@ describe('a new user, in Chromium against npm start', () => {
   test('/productgen sends a visitor to /', async () => {
     await visit('/productgen');
     await page.waitForURL(`${platform.webUrl}/`);
-    const home = ROUTE_TABLE.find((route) => route.path === '/');
-    await expectServedBy('mfe_marketing', home?.title ?? '');
+    await expectServedBy('mfe_marketing', routeEntry('/').title);
   });
 
   test('every navigation records exactly one page view', async () => {
-    const firstView = page.waitForResponse((response) => response.url() === `${platform.apiUrl}/pst`);
+    const firstView = page.waitForResponse(isPageView);
     await visit('/');
     await firstView;
     const before = await pageViewStats();
-    const mark = requests.mark();
+    const sent: string[] = [];
+    const countPageView = (request: Request) => {
+      if (isPageView(request)) sent.push(request.url());
+    };
+    page.on('request', countPageView);
     // A full page load would reset this; it must survive every step, so all of them are client-side navigations.
-    await page.evaluate(() => ((window as unknown as { e2eSameDocument: boolean }).e2eSameDocument = true));
+    await page.evaluate(() => ((globalThis as unknown as PageGlobals).e2eSameDocument = true));
 
     const nav = topBar().getByRole('navigation', { name: 'Main' });
     await navigateByClick(nav.getByRole('link', { name: 'Ad Agencies' }), '/for-ad-agencies');
@@ -200,15 +244,15 @@ describe('a new user, in Chromium against npm start', () => {
     await nav.getByRole('button', { name: 'Free Tools' }).click();
     await navigateByClick(page.getByRole('menuitem', { name: 'Image Resizer' }), '/image-resizer');
     await navigateByClick(page.locator('#pg-footer').getByRole('link', { name: 'Terms of Service' }), '/terms');
-    const backView = page.waitForResponse((response) => response.url() === `${platform.apiUrl}/pst`);
+    const backView = page.waitForResponse(isPageView);
     await page.goBack();
     await page.waitForURL(`${platform.webUrl}/image-resizer`);
     await backView;
     await navigateByClick(topBar().getByRole('link', { name: `${PRODUCT_NAME} home` }), '/');
-    await expectServedBy('mfe_marketing', ROUTE_TABLE[0]?.title ?? '');
+    await expectServedBy('mfe_marketing', routeEntry('/').title);
 
-    expect(await page.evaluate(() => (window as unknown as { e2eSameDocument?: boolean }).e2eSameDocument)).toBe(true);
-    const sent = requests.since(mark).filter((url) => url === `${platform.apiUrl}/pst`);
+    expect(await page.evaluate(() => (globalThis as unknown as PageGlobals).e2eSameDocument)).toBe(true);
+    page.off('request', countPageView);
     expect(sent).toHaveLength(6);
     const after = await pageViewStats();
     expect(after.total - before.total).toBe(6);
@@ -242,11 +286,14 @@ describe('a new user, in Chromium against npm start', () => {
     );
   });
 
-  test('arriving with ?ref=abc, the visitor signs in through the dev identity provider and sees themself', async () => {
+  test('arriving with ?ref=abc, the visitor signs in through the dev identity provider and the top bar shows them', async () => {
     await visit(`/?ref=${REF_CODE}`);
     await topBar().getByRole('button', { name: 'Join with Google' }).waitFor();
     const cookies = await context.cookies(platform.webUrl);
-    expect(cookies.find((cookie) => cookie.name === 'productgen_ref_code')).toMatchObject({ value: REF_CODE, path: '/' });
+    expect(cookies.find((cookie) => cookie.name === 'productgen_ref_code')).toMatchObject({
+      value: REF_CODE,
+      path: '/',
+    });
 
     await topBar().getByRole('button', { name: 'Join with Google' }).click();
     const dialog = page.getByRole('dialog', { name: /Sign in/ });
@@ -261,7 +308,7 @@ describe('a new user, in Chromium against npm start', () => {
     await dialog.waitFor({ state: 'detached' });
 
     const nav = topBar().getByRole('navigation', { name: 'Main' });
-    const profile = nav.getByRole("button", { name: new RegExp(`${person.givenName} ${person.familyName}`) });
+    const profile = nav.getByRole('button', { name: new RegExp(`${person.givenName} ${person.familyName}`) });
     await profile.waitFor();
     expect(await nav.getByRole('link', { name: /^\d+ credits?$/ }).getAttribute('href')).toBe('/pricing');
     expect(await nav.getByRole('link', { name: 'Create Photo' }).getAttribute('href')).toBe('/productgen');
@@ -306,7 +353,7 @@ describe('a new user, in Chromium against npm start', () => {
 
   test('the dashboard opens for the signed-in user', async () => {
     await visit('/dashboard');
-    await expectServedBy('mfe_dashboard', 'Dashboard');
+    await expectServedBy('mfe_dashboard', routeEntry('/dashboard').title);
     await screenshot('dashboard-signed-in');
   });
 
@@ -314,21 +361,21 @@ describe('a new user, in Chromium against npm start', () => {
     // One document that runs every microfrontend, reached by client-side navigations.
     page = await openPage();
     await visit('/dashboard');
-    await expectServedBy('mfe_dashboard', 'Dashboard');
+    await expectServedBy('mfe_dashboard', routeEntry('/dashboard').title);
     const nav = topBar().getByRole('navigation', { name: 'Main' });
     await nav.getByRole('link', { name: 'Create Photo' }).click();
-    await expectServedBy('mfe_create', 'Create Product Photos');
+    await expectServedBy('mfe_create', routeEntry('/productgen').title);
     await nav.getByRole('button', { name: 'Free Tools' }).click();
     await page.getByRole('menuitem', { name: 'AI Image Upscaler' }).click();
-    await expectServedBy('mfe_tools', 'Free AI Image Upscaler');
-    await topBar().getByRole('link', { name: `${PRODUCT_NAME} home` }).click();
-    await expectServedBy('mfe_marketing', ROUTE_TABLE[0]?.title ?? '');
+    await expectServedBy('mfe_tools', routeEntry('/image-upscaler').title);
+    await topBar()
+      .getByRole('link', { name: `${PRODUCT_NAME} home` })
+      .click();
+    await expectServedBy('mfe_marketing', routeEntry('/').title);
 
     // The module-federation share scope: one version of each React package, provided by the shell, used by all.
     const scopes = await page.evaluate((packages) => {
-      type Provided = { from: string; loaded?: boolean; useIn: string[] };
-      const federation = (window as unknown as { __FEDERATION__: { __SHARE__: Record<string, { default: Record<string, Record<string, Provided>> }> } })
-        .__FEDERATION__;
+      const federation = (globalThis as unknown as PageGlobals).__FEDERATION__;
       return Object.values(federation.__SHARE__).map(({ default: scope }) =>
         Object.fromEntries(
           packages.map((name) => [
@@ -381,19 +428,25 @@ describe('a new user, in Chromium against npm start', () => {
   test('logout returns to the logged-out top bar and the old session key answers 401', async () => {
     await visit('/settings');
     await page.getByLabel('Website URL').waitFor();
-    const oldKey = await page.evaluate(() => window.localStorage.getItem('session_key'));
+    const oldKey = await page.evaluate(() =>
+      (globalThis as unknown as PageGlobals).localStorage.getItem('session_key'),
+    );
     expect(oldKey).toEqual(expect.any(String));
     const before = await fetch(`${platform.apiUrl}/auth/me`, { headers: { 'X-Session-Key': oldKey ?? '' } });
     expect(before.status).toBe(200);
 
-    await topBar().getByRole("button", { name: new RegExp(`${person.givenName} ${person.familyName}`) }).click();
+    await topBar()
+      .getByRole('button', { name: new RegExp(`${person.givenName} ${person.familyName}`) })
+      .click();
     const logout = page.waitForResponse((response) => response.url() === `${platform.apiUrl}/auth/logout`);
     await page.getByRole('menuitem', { name: 'Logout' }).click();
     expect((await logout).status()).toBe(200);
     await topBar().getByRole('button', { name: 'Join with Google' }).waitFor();
     await page.waitForURL(`${platform.webUrl}/`);
     expect(await topBar().getByRole('link', { name: 'Start Free' }).count()).toBe(1);
-    expect(await page.evaluate(() => window.localStorage.getItem('session_key'))).toBeNull();
+    expect(
+      await page.evaluate(() => (globalThis as unknown as PageGlobals).localStorage.getItem('session_key')),
+    ).toBeNull();
     expect((await context.cookies(platform.webUrl)).some((cookie) => cookie.name === 'session_key')).toBe(false);
 
     const after = await fetch(`${platform.apiUrl}/auth/me`, { headers: { 'X-Session-Key': oldKey ?? '' } });

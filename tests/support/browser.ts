@@ -40,11 +40,14 @@ export function collectPageProblems(page: Page, expected: readonly ExpectedFaile
     const resource = message.location().url;
     const isExpected = expected.some(
       ({ url, status }) =>
-        resource === url && message.text().startsWith(`Failed to load resource: the server responded with a status of ${status} `),
+        resource === url &&
+        message.text().startsWith(`Failed to load resource: the server responded with a status of ${status} `),
     );
     if (!isExpected) problems.push(`console error on ${page.url()}: ${message.text()} (${resource})`);
   });
-  page.on('pageerror', (error) => problems.push(`uncaught exception on ${page.url()}: ${error.stack ?? error.message}`));
+  page.on('pageerror', (error) =>
+    problems.push(`uncaught exception on ${page.url()}: ${error.stack ?? error.message}`),
+  );
   return () => [...problems];
 }
 

@@ -54,7 +54,9 @@ export async function startFakeGoogleIdentity(): Promise<FakeGoogleIdentity> {
   const kid = randomUUID();
   const google = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const jwks = JSON.stringify({ keys: [{ ...google.publicKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' }] });
+  const jwks = JSON.stringify({
+    keys: [{ ...google.publicKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' }],
+  });
 
   const server = http.createServer((req, res) => {
     if (req.url !== '/oauth2/v3/certs') {

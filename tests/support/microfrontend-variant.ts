@@ -28,7 +28,9 @@ export function buildMicrofrontendVariant(options: {
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.once('error', reject);
     child.once('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`building a variant of ${options.workspace} failed (${code}):\n${output}`)),
+      code === 0
+        ? resolve()
+        : reject(new Error(`building a variant of ${options.workspace} failed (${code}):\n${output}`)),
     );
   });
 }

@@ -17,7 +17,11 @@ export async function readStoppedPlatformDatabase<T>(
 ): Promise<T> {
   const mongo = await startEmbeddedMongo({ dbPath: path.join(dataDir, 'mongo') });
   try {
-    const handle = await connectMongo({ url: mongo.url, dbName, logger: createLogger({ service: 'e2e', level: 'warn' }) });
+    const handle = await connectMongo({
+      url: mongo.url,
+      dbName,
+      logger: createLogger({ service: 'e2e', level: 'error' }),
+    });
     try {
       const db = handle.connection.db;
       if (!db) throw new Error(`the connection to ${dbName} has no database handle`);
