@@ -125,6 +125,11 @@ export const userSchema = z.object({
   /** Avatar URL; empty when the identity provider has none. */
   picture: z.string(),
   credits: z.number().int().nonnegative(),
+  /**
+   * True until billing has reported this account's balance: a new account's signup bonus is granted through a
+   * message (user.signed_up → billing → credits.balance_changed), so clients fetch the user again while it is true.
+   */
+  credits_pending: z.boolean().optional(),
   /** The shop's website, or empty. */
   site_url: z.string(),
   shop_context: z.array(shopContextEntrySchema),

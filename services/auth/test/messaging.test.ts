@@ -51,8 +51,12 @@ describe('credits.balance_changed', () => {
   it('keeps user.credits current from the bus', async () => {
     const { session_key: key, user } = await signInDev(auth, 'credits@example.com');
     expect(user.credits).toBe(0);
+    // Billing has not reported yet: clients are told to fetch the user again.
+    expect(user.credits_pending).toBe(true);
     await auth.bus.publish(topics.creditsBalanceChanged, balanceChanged(user.id, 10, 1));
     await waitFor(async () => (await credits(key)) === 10, 'credits to become 10');
+    const me = await request(auth.service.app).get('/auth/me').set('X-Session-Key', key).expect(200);
+    expect(me.body.credits_pending).toBe(false);
   });
 
   it('applies each version once and ignores older ones (idempotent by version)', async () => {

@@ -46,6 +46,7 @@ export function toUserRecord(doc: UserDocument): UserRecord {
     familyName: doc.family_name,
     picture: doc.picture,
     credits: doc.credits,
+    creditsReported: doc.credits_version > 0,
     siteUrl: doc.site_url,
     shopContext: doc.shop_context,
     brandColors: doc.brand_colors,

@@ -11,6 +11,8 @@ export interface UserRecord {
   familyName: string;
   picture: string;
   credits: number;
+  /** Billing has reported this account's balance at least once (see `credits_pending` in the user contract). */
+  creditsReported: boolean;
   siteUrl: string;
   shopContext: ShopContextEntry[];
   brandColors: string[];
@@ -29,6 +31,7 @@ export function toUserView(record: UserRecord): User {
     email: record.email,
     picture: record.picture,
     credits: record.credits,
+    credits_pending: !record.creditsReported,
     site_url: record.siteUrl,
     shop_context: record.shopContext.map((entry) => ({ category_id: entry.category_id, label: entry.label })),
     flags: { is_first_generation: record.isFirstGeneration, showSiteUrlTooltip: record.showSiteUrlTooltip },
