@@ -18,7 +18,6 @@ export const devstackConfigSchema = z.object({
   PRODUCT_NAME: envFields.nonEmpty().default('ProductGen'),
   /** Empty in embedded mode: the built-in dev identity provider signs people in. */
   GOOGLE_CLIENT_ID: z.string().default(''),
-  S3_BUCKET: envFields.bucketName().default('productgen'),
 });
 
 export type DevstackConfig = z.output<typeof devstackConfigSchema>;

@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   lifecycle.onShutdown('telemetry', () => telemetry.shutdown());
 
   const dataDir = path.resolve(repoRoot, config.DATA_DIR);
-  const infrastructure = await startEmbeddedInfrastructure({ dataDir, logger, buckets: [config.S3_BUCKET] });
+  const infrastructure = await startEmbeddedInfrastructure({ dataDir, logger });
   lifecycle.onShutdown('embedded infrastructure', () => infrastructure.stop());
 
   const webOrigin = `http://${config.PUBLIC_HOST}:${config.WEB_PORT}`;

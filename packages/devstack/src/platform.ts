@@ -2,8 +2,17 @@ import type { Express } from 'express';
 import { createInProcessBus, type MessageBus } from '@productgen/bus';
 import { authConfigSchema, createAuthService } from '@productgen/auth-service';
 import { billingConfigSchema, createBillingService } from '@productgen/billing-service';
+import { closeInferenceThread, createGenerationService, generationConfigSchema } from '@productgen/generation-service';
 import { createGateway, gatewayConfigSchema } from '@productgen/gateway';
-import { connectMongo, createLogger, loadConfig, type Lifecycle, type Logger } from '@productgen/service-kit';
+import {
+  connectMongo,
+  createLogger,
+  createObjectStore,
+  loadConfig,
+  type Lifecycle,
+  type Logger,
+  type ObjectStore,
+} from '@productgen/service-kit';
 import type { DevstackConfig } from './config';
 import type { EmbeddedInfrastructure } from './infrastructure';
 
@@ -16,6 +25,8 @@ export interface ServiceContext {
   openDatabase(dbName: string): Promise<import('mongoose').Connection>;
   /** A connection of this service to the in-process broker. */
   bus: MessageBus;
+  /** The embedded S3 endpoint, for a bucket of this service's. */
+  openObjectStore(bucket: string): ObjectStore;
 }
 
 /** A back-end service as the launcher composes it: the same factory its main.ts calls in distributed mode. */
@@ -50,6 +61,30 @@ const services: ServiceDefinition[] = [
       return createBillingService({ config, logger, mongo: await openDatabase(config.MONGO_DB_NAME), bus });
     },
   },
+  {
+    name: 'generation',
+    urlVariable: 'GENERATION_URL',
+    async create({ env, logger, openDatabase, openObjectStore, bus }) {
+      const config = loadConfig(generationConfigSchema, env);
+      const service = await createGenerationService({
+        config,
+        logger,
+        mongo: await openDatabase(config.MONGO_DB_NAME),
+        bus,
+        objectStore: openObjectStore(config.S3_BUCKET),
+        billing: { baseUrl: config.BILLING_URL },
+        auth: { baseUrl: config.AUTH_URL },
+      });
+      return {
+        app: service.app,
+        start: () => service.start(),
+        async stop() {
+          await service.stop();
+          await closeInferenceThread();
+        },
+      };
+    },
+  },
 ];
 
 export interface EmbeddedPlatform {
@@ -78,7 +113,6 @@ export async function startEmbeddedPlatform(options: {
     S3_ENDPOINT: infrastructure.s3.endpoint,
     S3_ACCESS_KEY: infrastructure.s3.accessKey,
     S3_SECRET_KEY: infrastructure.s3.secretKey,
-    S3_BUCKET: config.S3_BUCKET,
     PRODUCT_NAME: config.PRODUCT_NAME,
     WEB_URL: options.webOrigin,
     API_PUBLIC_URL: `http://${config.PUBLIC_HOST}:${config.API_PORT}`,
@@ -94,6 +128,7 @@ export async function startEmbeddedPlatform(options: {
       env: { ...env, ...serviceUrls },
       logger: serviceLogger,
       bus,
+      openObjectStore: (bucket) => createObjectStore({ ...infrastructure.s3, bucket }),
       async openDatabase(dbName) {
         const mongo = await connectMongo({ url: infrastructure.mongoUrl, dbName, logger: serviceLogger });
         lifecycle.onShutdown(`${definition.name} database`, () => mongo.close());

@@ -112,7 +112,12 @@ export function createGenerationApp(deps: GenerationAppDeps): Express {
     reply(
       res,
       routes.imageGenFromId,
-      await creation.create({ userId, generationUuid: body.id, numGenerates: body.numGenerates, presets: body.presets }),
+      await creation.create({
+        userId,
+        generationUuid: body.id,
+        numGenerates: body.numGenerates,
+        presets: body.presets,
+      }),
     );
   });
 
@@ -222,7 +227,9 @@ export function createGenerationApp(deps: GenerationAppDeps): Express {
       .filter((entry): entry is { index: number; key: string } => entry.key !== null);
     if (keys.length === 0) throw AppError.notFound('No images to download yet');
     // Open every object first, so a missing one is still a clean 404 rather than a broken zip.
-    const streams = await Promise.all(keys.map(async (entry) => ({ ...entry, stream: await objectStore.getObjectStream(entry.key) })));
+    const streams = await Promise.all(
+      keys.map(async (entry) => ({ ...entry, stream: await objectStore.getObjectStream(entry.key) })),
+    );
     const zip = new yazl.ZipFile();
     for (const entry of streams) {
       entry.stream.on('error', (error) => res.destroy(error));

@@ -136,7 +136,9 @@ export class CreationFlow {
       bulk_job_uuid: bulkJobUuid,
       at: this.deps.now().toISOString(),
     });
-    await this.deps.bus.publish(topics.generationRequested, payload, { messageId: renderJobMessageId(generation.uuid) });
+    await this.deps.bus.publish(topics.generationRequested, payload, {
+      messageId: renderJobMessageId(generation.uuid),
+    });
   }
 
   private async resolvePresets(userId: string, ids: readonly string[]) {

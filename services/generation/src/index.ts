@@ -1,8 +1,4 @@
-export {
-  createGenerationService,
-  type GenerationService,
-  type GenerationServiceDeps,
-} from './service';
+export { createGenerationService, type GenerationService, type GenerationServiceDeps } from './service';
 export {
   generationConfigSchema,
   distributedGenerationConfigSchema,
@@ -22,3 +18,4 @@ export {
   MODELS_FETCH_COMMAND,
   type ModelFiles,
 } from './models/model-store';
+export { closeInferenceThread } from './models/runtime';

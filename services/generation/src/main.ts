@@ -1,5 +1,6 @@
 import { loadConfigOrExit } from '@productgen/service-kit';
 import { distributedGenerationConfigSchema } from './config';
+import { closeInferenceThread } from './models/runtime';
 import { exitWith, openProcessResources } from './runtime';
 import { createGenerationService } from './service';
 
@@ -10,6 +11,7 @@ import { createGenerationService } from './service';
 async function main(): Promise<void> {
   const config = loadConfigOrExit(distributedGenerationConfigSchema);
   const { logger, lifecycle, mongo, bus, objectStore } = await openProcessResources(config, 'generation');
+  lifecycle.onShutdown('inference thread', () => closeInferenceThread());
   const service = await createGenerationService({
     config,
     logger,

@@ -56,7 +56,9 @@ export async function createGenerationService(deps: GenerationServiceDeps): Prom
   const logger = deps.logger.child({ component: 'generation' });
   const now = deps.now ?? (() => new Date());
   const timeoutMs = config.INTERNAL_TIMEOUT_MS;
-  const billing = isClient(deps.billing) ? deps.billing : createBillingClient({ baseUrl: deps.billing.baseUrl, timeoutMs });
+  const billing = isClient(deps.billing)
+    ? deps.billing
+    : createBillingClient({ baseUrl: deps.billing.baseUrl, timeoutMs });
   const auth = isClient(deps.auth) ? deps.auth : createAuthClient({ baseUrl: deps.auth.baseUrl, timeoutMs });
 
   const files = await ensureModels(config.MODELS_DIR, config.SHARED_MODELS_DIR);

@@ -1,5 +1,6 @@
 import { loadConfigOrExit } from '@productgen/service-kit';
 import { workerConfigSchema } from './config';
+import { closeInferenceThread } from './models/runtime';
 import { exitWith, openProcessResources } from './runtime';
 import { createGenerationService } from './service';
 
@@ -11,6 +12,7 @@ import { createGenerationService } from './service';
 async function main(): Promise<void> {
   const config = loadConfigOrExit(workerConfigSchema);
   const { logger, lifecycle, mongo, bus, objectStore } = await openProcessResources(config, 'generation-worker');
+  lifecycle.onShutdown('inference thread', () => closeInferenceThread());
   const service = await createGenerationService({
     config: { ...config, GENERATION_WORKER: 'in-process' },
     logger,

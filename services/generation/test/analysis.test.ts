@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { unknownCategoryLabels } from '../src/domain/analysis';
 import { categories } from '../src/domain/categories';
 import { ensureModels } from '../src/models/model-store';
-import { loadModelRuntime, type ModelRuntime } from '../src/models/runtime';
+import { closeInferenceThread, loadModelRuntime, type ModelRuntime } from '../src/models/runtime';
 import { classifyProduct } from '../src/pipeline/classify';
 import { PHOTOS_DIR, SHARED_MODELS_DIR } from './helpers';
 
@@ -37,13 +37,16 @@ describe('analysis: product name and category', () => {
   beforeAll(async () => {
     runtime = await loadModelRuntime(await ensureModels(SHARED_MODELS_DIR, undefined));
   });
+  afterAll(() => closeInferenceThread());
 
   test('every label named in the category table exists in the label file', () => {
     expect(unknownCategoryLabels(runtime.labels)).toEqual([]);
   });
 
   test('accuracy over the test photos', async () => {
-    const manifest = photoManifestSchema.parse(JSON.parse(await readFile(path.join(PHOTOS_DIR, 'manifest.json'), 'utf8')));
+    const manifest = photoManifestSchema.parse(
+      JSON.parse(await readFile(path.join(PHOTOS_DIR, 'manifest.json'), 'utf8')),
+    );
     const photos = manifest.photos.filter((photo) => photo.set === 'test');
     expect(photos.length).toBeGreaterThanOrEqual(30);
     const known = new Set(categories.map((category) => category.id));
@@ -51,7 +54,11 @@ describe('analysis: product name and category', () => {
     let nameHits = 0;
     const misses: string[] = [];
     for (const photo of photos) {
-      const guess = await classifyProduct(runtime.classifier, runtime.labels, await readFile(path.join(PHOTOS_DIR, photo.file)));
+      const guess = await classifyProduct(
+        runtime.classifier,
+        runtime.labels,
+        await readFile(path.join(PHOTOS_DIR, photo.file)),
+      );
       expect(known.has(guess.category)).toBe(true);
       expect(guess.object.length).toBeGreaterThan(0);
       if (guess.category === photo.category) categoryHits += 1;

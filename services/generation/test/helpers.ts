@@ -1,112 +1,21 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import express from 'express';
 import mongoose, { type Connection } from 'mongoose';
 import request from 'supertest';
 import { createInProcessBroker, createInProcessBus, type InProcessBroker, type MessageBus } from '@productgen/bus';
-import {
-  giveBackCreditRequestSchema,
-  OUT_OF_CREDITS_MESSAGE,
-  reserveCreditsRequestSchema,
-  type GenerationStatusResponse,
-} from '@productgen/contracts';
+import type { GenerationStatusResponse } from '@productgen/contracts';
 import { startEmbeddedMongo, type EmbeddedMongo } from '@productgen/embedded-mongo';
 import { startEmbeddedS3, type EmbeddedS3 } from '@productgen/embedded-s3';
 import { createLogger, createObjectStore, loadConfig, type ObjectStore } from '@productgen/service-kit';
 import { createGenerationService, generationConfigSchema, type GenerationService } from '../src';
+import { BillingFixture, listen } from '../src/bench/fixtures';
 
 export const silentLogger = createLogger({ service: 'generation-test', level: 'silent' });
 export const PHOTOS_DIR = path.resolve(__dirname, '../../../../shared/photos');
 export const SHARED_MODELS_DIR = path.resolve(__dirname, '../../../../shared/models');
-
-async function listen(app: express.Express): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
-/**
- * Billing's three internal endpoints over an in-memory ledger, with billing's contract schemas: all-or-nothing
- * reservations keyed by generation, one give-back per image. Billing itself is another service.
- */
-export class BillingFixture {
-  readonly accounts = new Map<string, { credits: number; purchaser: boolean }>();
-  readonly reservations = new Map<string, { userId: string; count: number; charges: number }>();
-  readonly refunds = new Set<string>();
-  readonly log: { userId: string; amount: number; description: string; generationUuid: string }[] = [];
-  private server: { url: string; close(): Promise<void> } | undefined;
-
-  get url(): string {
-    if (!this.server) throw new Error('billing fixture not started');
-    return this.server.url;
-  }
-
-  account(userId: string, credits = 10, purchaser = false): void {
-    this.accounts.set(userId, { credits, purchaser });
-  }
-
-  credits(userId: string): number {
-    return this.accounts.get(userId)?.credits ?? 0;
-  }
-
-  async start(): Promise<void> {
-    const app = express();
-    app.use(express.json());
-    app.post('/internal/credits/reserve', (req, res) => {
-      const body = reserveCreditsRequestSchema.parse(req.body);
-      const account = this.accounts.get(body.userId) ?? { credits: 0, purchaser: false };
-      const existing = this.reservations.get(body.generationUuid);
-      if (existing) {
-        res.json({ balance: account.credits, watermark: !account.purchaser });
-        return;
-      }
-      if (account.credits < body.count) {
-        res.status(402).json({ code: 402, error: OUT_OF_CREDITS_MESSAGE });
-        return;
-      }
-      account.credits -= body.count;
-      this.accounts.set(body.userId, account);
-      this.reservations.set(body.generationUuid, { userId: body.userId, count: body.count, charges: 1 });
-      this.log.push({
-        userId: body.userId,
-        amount: -body.count,
-        description: body.description ?? 'Image generation',
-        generationUuid: body.generationUuid,
-      });
-      res.json({ balance: account.credits, watermark: !account.purchaser });
-    });
-    app.post('/internal/credits/give-back', (req, res) => {
-      const body = giveBackCreditRequestSchema.parse(req.body);
-      const account = this.accounts.get(body.userId) ?? { credits: 0, purchaser: false };
-      const key = `${body.generationUuid}:${body.imageIndex}`;
-      const reservation = this.reservations.get(body.generationUuid);
-      const refundable = reservation !== undefined && body.imageIndex < reservation.count && !this.refunds.has(key);
-      if (refundable) {
-        this.refunds.add(key);
-        account.credits += 1;
-        this.log.push({ userId: body.userId, amount: 1, description: 'Refund', generationUuid: body.generationUuid });
-      }
-      res.json({ balance: account.credits, refunded: refundable });
-    });
-    app.get('/internal/users/:userId/billing', (req, res) => {
-      const account = this.accounts.get(req.params.userId) ?? { credits: 0, purchaser: false };
-      res.json({ credits: account.credits, purchaser: account.purchaser });
-    });
-    this.server = await listen(app);
-  }
-
-  async stop(): Promise<void> {
-    await this.server?.close();
-  }
-}
 
 /** Auth's GET /internal/users/:id, answering brand colours for the users a test sets. */
 export class AuthFixture {
@@ -213,7 +122,9 @@ export function as(app: Express.Application | GenerationService['app'], userId: 
   return {
     get: (url: string) => agent.get(url).set('X-User-Id', userId),
     post: (url: string, body?: object) =>
-      body === undefined ? agent.post(url).set('X-User-Id', userId) : agent.post(url).set('X-User-Id', userId).send(body),
+      body === undefined
+        ? agent.post(url).set('X-User-Id', userId)
+        : agent.post(url).set('X-User-Id', userId).send(body),
   };
 }
 
@@ -227,7 +138,8 @@ export async function waitForGeneration(
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const response = await as(app, userId).get(`/image-gen/status/${uuid}`);
-    if (response.status !== 200) throw new Error(`status answered ${response.status}: ${JSON.stringify(response.body)}`);
+    if (response.status !== 200)
+      throw new Error(`status answered ${response.status}: ${JSON.stringify(response.body)}`);
     const status = response.body as GenerationStatusResponse;
     const fixed = status.images.every((image) => image.metadata.fixes_done.every(Boolean));
     if ((status.status === 'completed' || status.status === 'failed') && fixed) return status;
@@ -237,9 +149,10 @@ export async function waitForGeneration(
 }
 
 /** Reads a binary answer into a Buffer (supertest leaves images and zips unparsed otherwise). */
-export function binary(res: NodeJS.ReadableStream, callback: (error: Error | null, body: Buffer) => void): void {
+export function binary(res: request.Response, callback: (error: Error | null, body: Buffer) => void): void {
+  const stream = res as unknown as NodeJS.ReadableStream;
   const chunks: Buffer[] = [];
-  res.on('data', (chunk: Buffer) => chunks.push(chunk));
-  res.on('end', () => callback(null, Buffer.concat(chunks)));
-  res.on('error', (error: Error) => callback(error, Buffer.alloc(0)));
+  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  stream.on('end', () => callback(null, Buffer.concat(chunks)));
+  stream.on('error', (error: Error) => callback(error, Buffer.alloc(0)));
 }

@@ -24,8 +24,10 @@ export interface BillingClient {
 export function createBillingClient(options: { baseUrl: string; timeoutMs?: number }): BillingClient {
   const http = createInternalHttpClient({ baseUrl: options.baseUrl, target: 'billing', timeoutMs: options.timeoutMs });
   return {
-    reserve: (request) => http.post(internalBillingPaths.reserve, { body: request, schema: reserveCreditsResponseSchema }),
-    giveBack: (request) => http.post(internalBillingPaths.giveBack, { body: request, schema: giveBackCreditResponseSchema }),
+    reserve: (request) =>
+      http.post(internalBillingPaths.reserve, { body: request, schema: reserveCreditsResponseSchema }),
+    giveBack: (request) =>
+      http.post(internalBillingPaths.giveBack, { body: request, schema: giveBackCreditResponseSchema }),
     userBilling: (userId) => http.get(internalBillingUserPath(userId), { schema: userBillingSchema }),
   };
 }

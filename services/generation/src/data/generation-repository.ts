@@ -20,7 +20,14 @@ export interface QueuedDetails {
 
 /** No fix is needed for a purchaser's watermark: that flag starts done. */
 export function emptyImage(index: number, watermark: boolean): ImageDocument {
-  return { index, base_key: null, final_key: null, fixes_done: [false, false, !watermark], error: null, refunded: false };
+  return {
+    index,
+    base_key: null,
+    final_key: null,
+    fixes_done: [false, false, !watermark],
+    error: null,
+    refunded: false,
+  };
 }
 
 /**
@@ -56,7 +63,11 @@ export class GenerationRepository {
   /** Takes an analysed generation for creating (one request wins); null when it was already used. */
   claimForCreation(uuid: string, userId: string): Promise<GenerationDocument | null> {
     return this.model
-      .findOneAndUpdate({ uuid, user_id: userId, stage: 'analyzed' }, { $set: { stage: 'reserving' } }, { new: true })
+      .findOneAndUpdate(
+        { uuid, user_id: userId, stage: 'analyzed' },
+        { $set: { stage: 'reserving' } },
+        { returnDocument: 'after' },
+      )
       .lean<GenerationDocument>()
       .exec();
   }
@@ -97,7 +108,7 @@ export class GenerationRepository {
             started_at: details.now,
           },
         },
-        { new: true },
+        { returnDocument: 'after' },
       )
       .lean<GenerationDocument>()
       .exec();
@@ -113,7 +124,10 @@ export class GenerationRepository {
 
   async setFinal(uuid: string, index: number, key: string): Promise<void> {
     await this.model
-      .updateOne({ uuid }, { $set: { [`images.${index}.final_key`]: key, [`images.${index}.fixes_done`]: [true, true, true] } })
+      .updateOne(
+        { uuid },
+        { $set: { [`images.${index}.final_key`]: key, [`images.${index}.fixes_done`]: [true, true, true] } },
+      )
       .exec();
   }
 
@@ -127,10 +141,7 @@ export class GenerationRepository {
 
   async finish(uuid: string, stage: Extract<GenerationStage, 'completed' | 'failed'>, error: string | null, now: Date) {
     await this.model
-      .updateOne(
-        { uuid, stage: { $in: ['pending', 'processing'] } },
-        { $set: { stage, error, finished_at: now } },
-      )
+      .updateOne({ uuid, stage: { $in: ['pending', 'processing'] } }, { $set: { stage, error, finished_at: now } })
       .exec();
   }
 

@@ -48,7 +48,10 @@ export class PresetRepository {
   async findManyOwned(ids: readonly string[], userId: string): Promise<(StylePresetDocument | undefined)[]> {
     const valid = ids.filter((id) => isPresetId(id));
     const found = valid.length
-      ? await this.model.find({ _id: { $in: valid }, user_id: userId }).lean<StylePresetDocument[]>().exec()
+      ? await this.model
+          .find({ _id: { $in: valid }, user_id: userId })
+          .lean<StylePresetDocument[]>()
+          .exec()
       : [];
     const byId = new Map(found.map((preset) => [String(preset._id), preset]));
     return ids.map((id) => byId.get(id));

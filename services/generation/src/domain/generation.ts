@@ -140,6 +140,6 @@ export const objectKeys = {
 /** The text shown for a generation some of whose images failed (their credits were given back). */
 export function failureSummary(failed: number, total: number, firstError: string): string {
   if (failed === total) return `The images could not be made and your credits were given back. ${firstError}`;
-  const noun = failed === 1 ? 'image' : 'images';
-  return `${failed} of ${total} ${noun} could not be made and ${failed === 1 ? 'its credit was' : 'their credits were'} given back. ${firstError}`;
+  const credits = failed === 1 ? 'its credit was' : 'their credits were';
+  return `${failed} of ${total} images could not be made and ${credits} given back. ${firstError}`;
 }

@@ -84,7 +84,11 @@ export const categoryFamilies: Record<CategoryId, FamilyId> = {
 
 const white: Palette = { backdrop: '#ffffff', surface: '#ffffff', accent: '#ffffff' };
 
-function option(look: LookId, palettes: readonly Palette[], extra: Partial<Omit<LookOption, 'look' | 'palettes'>> = {}) {
+function option(
+  look: LookId,
+  palettes: readonly Palette[],
+  extra: Partial<Omit<LookOption, 'look' | 'palettes'>> = {},
+) {
   const defaults: Record<LookId, Omit<LookOption, 'look' | 'palettes'>> = {
     'marketplace-white': { productScale: 0.85, reflection: 0, shadow: 0, warmth: 0 },
     'studio-sweep': { productScale: 0.68, reflection: 0, shadow: 0.38, warmth: 0 },
@@ -103,8 +107,16 @@ const p = (backdrop: string, surface: string, accent: string): Palette => ({ bac
 const families: Record<FamilyId, readonly LookOption[]> = {
   soft: [
     option('marketplace-white', [white]),
-    option('studio-sweep', [p('#f1eee9', '#e4dfd7', '#ffffff'), p('#e9edf1', '#dae0e6', '#ffffff'), p('#f3ece8', '#e6dad3', '#ffffff')]),
-    option('pastel-arch', [p('#f6e3dc', '#eed3c9', '#f9ede8'), p('#e3ece4', '#d3e0d5', '#eef4ef'), p('#e6e2f0', '#d8d2e6', '#f1eef7')]),
+    option('studio-sweep', [
+      p('#f1eee9', '#e4dfd7', '#ffffff'),
+      p('#e9edf1', '#dae0e6', '#ffffff'),
+      p('#f3ece8', '#e6dad3', '#ffffff'),
+    ]),
+    option('pastel-arch', [
+      p('#f6e3dc', '#eed3c9', '#f9ede8'),
+      p('#e3ece4', '#d3e0d5', '#eef4ef'),
+      p('#e6e2f0', '#d8d2e6', '#f1eef7'),
+    ]),
     option('window-light', [p('#ece3d6', '#ddd0bf', '#fff6e6')]),
     option('tabletop', [p('#eeeae4', '#cdbba4', '#ffffff'), p('#e8e8e6', '#bfb8ae', '#ffffff')]),
     option('podium', [p('#e9e3db', '#f6f2ec', '#ffffff'), p('#dfe6ea', '#f4f6f7', '#ffffff')]),
@@ -112,7 +124,11 @@ const families: Record<FamilyId, readonly LookOption[]> = {
   ],
   luxe: [
     option('marketplace-white', [white]),
-    option('podium', [p('#eadfd6', '#f7f1ec', '#ffffff'), p('#e3e0dc', '#faf8f6', '#ffffff'), p('#dfe3e6', '#f3f5f6', '#ffffff')]),
+    option('podium', [
+      p('#eadfd6', '#f7f1ec', '#ffffff'),
+      p('#e3e0dc', '#faf8f6', '#ffffff'),
+      p('#dfe3e6', '#f3f5f6', '#ffffff'),
+    ]),
     option('dark-premium', [p('#24222a', '#121116', '#6b5e4e'), p('#1f2328', '#0f1114', '#4f5d6b')]),
     option('pastel-arch', [p('#f3dfdc', '#ebcfca', '#f8ebe8'), p('#efe4d8', '#e5d5c3', '#f7efe6')]),
     option('studio-sweep', [p('#f4ede6', '#e7ddd2', '#ffffff'), p('#ece9ee', '#dedae2', '#ffffff')]),
@@ -130,7 +146,11 @@ const families: Record<FamilyId, readonly LookOption[]> = {
   ],
   kitchen: [
     option('marketplace-white', [white]),
-    option('tabletop', [p('#efe9e0', '#b48f68', '#ffffff'), p('#e8ebea', '#c7c9c6', '#ffffff'), p('#f0ebe3', '#d8c9b3', '#ffffff')]),
+    option('tabletop', [
+      p('#efe9e0', '#b48f68', '#ffffff'),
+      p('#e8ebea', '#c7c9c6', '#ffffff'),
+      p('#f0ebe3', '#d8c9b3', '#ffffff'),
+    ]),
     option('window-light', [p('#eee4d4', '#cbb393', '#fff3de')]),
     option('studio-sweep', [p('#f2eee8', '#e4ddd3', '#ffffff'), p('#eaeee9', '#dbe1da', '#ffffff')]),
     option('pastel-arch', [p('#f4e6d8', '#ead5c0', '#f9efe5'), p('#e1ebe3', '#d0dfd3', '#eef5f0')]),
@@ -148,7 +168,11 @@ const families: Record<FamilyId, readonly LookOption[]> = {
   ],
   playful: [
     option('marketplace-white', [white]),
-    option('pastel-arch', [p('#fbe3c8', '#f3d1ad', '#fdf0e0'), p('#d8ecf2', '#c3e0ea', '#ebf6f9'), p('#f3dbe6', '#ebc8d8', '#f9ecf2')]),
+    option('pastel-arch', [
+      p('#fbe3c8', '#f3d1ad', '#fdf0e0'),
+      p('#d8ecf2', '#c3e0ea', '#ebf6f9'),
+      p('#f3dbe6', '#ebc8d8', '#f9ecf2'),
+    ]),
     option('studio-sweep', [p('#e5f0ea', '#d2e4da', '#ffffff'), p('#fdf1d8', '#f4e2bd', '#ffffff')]),
     option('podium', [p('#f6e7c9', '#fff8ea', '#ffffff'), p('#dbe9f5', '#f3f8fc', '#ffffff')]),
     option('tabletop', [p('#eef0ea', '#c4b091', '#ffffff')]),
@@ -176,7 +200,13 @@ function parseHex(hex: string): [number, number, number] {
 }
 
 function toHex([r, g, b]: readonly number[]): string {
-  return `#${[r, g, b].map((c) => clampChannel(c ?? 0).toString(16).padStart(2, '0')).join('')}`;
+  return `#${[r, g, b]
+    .map((c) =>
+      clampChannel(c ?? 0)
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
 }
 
 /** A brand colour softened into a backdrop a product stands out on (mostly light, the brand's hue). */

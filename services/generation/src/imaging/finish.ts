@@ -30,7 +30,10 @@ export function watermarkOverlay(size: number, text: string): Promise<Buffer> {
   let overlay = watermarkCache.get(key);
   if (!overlay) {
     const escaped = text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
-    overlay = sharp(Buffer.from(watermarkSvg(size, escaped))).ensureAlpha().raw().toBuffer();
+    overlay = sharp(Buffer.from(watermarkSvg(size, escaped)))
+      .ensureAlpha()
+      .raw()
+      .toBuffer();
     overlay.catch(() => watermarkCache.delete(key));
     watermarkCache.set(key, overlay);
   }

@@ -14,7 +14,12 @@ export interface MarketplaceCheck {
  * Verifies a rendered marketplace image on its raw pixels: every pixel the product does not cover must be exactly
  * #FFFFFF, and the product's box must fill 80–90% of the frame (85% targeted).
  */
-export function checkMarketplaceWhite(rgb: Uint8Array, width: number, height: number, coverage: Uint8Array): MarketplaceCheck {
+export function checkMarketplaceWhite(
+  rgb: Uint8Array,
+  width: number,
+  height: number,
+  coverage: Uint8Array,
+): MarketplaceCheck {
   let background = 0;
   let white = 0;
   let left = width;

@@ -231,7 +231,7 @@ function shapeFor(recipe: StyleRecipe, layout: Layout): SceneShape {
           }
           // Sun through a window: a few soft, warm bands falling diagonally, strongest near the window.
           const across = u * cos + v * sin;
-          const band = Math.max(0, Math.sin(across * 22 + recipe.seed % 7)) ** 4;
+          const band = Math.max(0, Math.sin(across * 22 + (recipe.seed % 7))) ** 4;
           const window = smoothstep(0.05, 0.7, 1 - Math.hypot(u - (0.5 - Math.sin(angle) * 0.3), v - 0.35) * 1.2);
           const beam = band * window * 0.15;
           out[0] = out[0]! * (0.94 + beam) + lightTint[0] * beam * 0.25;

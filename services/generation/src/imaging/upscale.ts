@@ -16,7 +16,11 @@ export interface UpscaleOptions {
  * ×4 super-resolution with Real-ESRGAN, tile by tile (bounded memory whatever the input size). Each tile is run
  * with `overlap` pixels of context on every side and only its core is kept, so no seams show.
  */
-export async function upscale4x(model: InferenceModel, image: RgbImage, options: UpscaleOptions = {}): Promise<RgbImage> {
+export async function upscale4x(
+  model: InferenceModel,
+  image: RgbImage,
+  options: UpscaleOptions = {},
+): Promise<RgbImage> {
   const tile = options.tile ?? 192;
   const overlap = options.overlap ?? 8;
   const { width, height, data } = image;

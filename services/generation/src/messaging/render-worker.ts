@@ -58,11 +58,16 @@ export class RenderWorker {
   constructor(private readonly deps: RenderWorkerDeps) {}
 
   subscribe(prefetch: number): Promise<Subscription> {
-    return this.deps.bus.subscribe(generationQueues.render, [topics.generationRequested], (message) => this.handle(message), {
-      prefetch,
-      maxDeliveries: this.deps.maxDeliveries,
-      retryDelaysMs: [500, 2000, 10_000],
-    });
+    return this.deps.bus.subscribe(
+      generationQueues.render,
+      [topics.generationRequested],
+      (message) => this.handle(message),
+      {
+        prefetch,
+        maxDeliveries: this.deps.maxDeliveries,
+        retryDelaysMs: [500, 2000, 10_000],
+      },
+    );
   }
 
   async handle(message: BusMessage): Promise<void> {
@@ -109,6 +114,9 @@ export class RenderWorker {
         return;
       }
 
+      // The upscale runs on the inference thread while this thread makes the backdrops and base images.
+      const upscaling = rendering(() => studio.upscale(product, times));
+      upscaling.catch(() => undefined);
       const backdrops = new Map<number, Backdrop>();
       for (const variation of open) {
         const image = generation.images[variation.index]!;
@@ -130,7 +138,7 @@ export class RenderWorker {
       if (backdrops.size > 0) {
         let upscaled: ProductSource | undefined;
         try {
-          upscaled = await rendering(() => studio.upscale(product, times));
+          upscaled = await upscaling;
         } catch (error) {
           if (!(error instanceof RenderFailure)) throw error;
           for (const index of backdrops.keys()) await this.failImage(generation, index, error.message);
@@ -139,7 +147,9 @@ export class RenderWorker {
         const stores: Promise<void>[] = [];
         for (const [index, backdrop] of upscaled ? backdrops : []) {
           try {
-            const finished = await rendering(() => studio.renderFinal(upscaled!, backdrop, generation.watermark, times));
+            const finished = await rendering(() =>
+              studio.renderFinal(upscaled!, backdrop, generation.watermark, times),
+            );
             const key = objectKeys.final(uuid, index);
             stores.push(
               objectStore

@@ -9,9 +9,7 @@ export interface InferenceModel {
   run(input: Float32Array, dims: readonly number[]): Promise<{ data: Float32Array; dims: number[] }>;
 }
 
-type Reply =
-  | { id: number; ok: true; output?: ArrayBuffer; dims?: number[] }
-  | { id: number; ok: false; error: string };
+type Reply = { id: number; ok: true; output?: ArrayBuffer; dims?: number[] } | { id: number; ok: false; error: string };
 
 /**
  * The process's inference thread. onnxruntime-node runs a session synchronously on the calling thread, so it lives
@@ -34,7 +32,9 @@ class InferenceThread {
       waiting?.resolve(reply);
     });
     worker.on('error', (error) => this.failAll(error));
-    worker.on('exit', (code) => this.failAll(new Error(`inference thread exited with code ${code}`)));
+    worker.on('exit', (code) => {
+      if (this.worker === worker) this.failAll(new Error(`inference thread exited with code ${code}`));
+    });
     this.worker = worker;
     return worker;
   }
@@ -43,6 +43,13 @@ class InferenceThread {
     this.worker = undefined;
     for (const waiting of this.pending.values()) waiting.reject(error);
     this.pending.clear();
+  }
+
+  /** Ends the thread (its sessions go with it); the next call starts a new one. */
+  async close(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    if (worker) await worker.terminate();
   }
 
   call(file: string, input?: Float32Array, dims?: readonly number[]): Promise<Reply> {
@@ -55,13 +62,21 @@ class InferenceThread {
         return;
       }
       // The input's memory is handed over, not copied; callers build a fresh array per call.
-      const buffer = input.byteOffset === 0 && input.byteLength === input.buffer.byteLength ? input.buffer : input.slice().buffer;
+      const buffer =
+        input.byteOffset === 0 && input.byteLength === input.buffer.byteLength ? input.buffer : input.slice().buffer;
       worker.postMessage({ id, file, input: buffer, dims: [...dims!] }, [buffer as ArrayBuffer]);
     });
   }
 }
 
 const thread = new InferenceThread();
+const runtimes = new Map<string, Promise<ModelRuntime>>();
+
+/** For process shutdown and test teardown: stops the inference thread (loaded runtimes reload on next use). */
+export async function closeInferenceThread(): Promise<void> {
+  runtimes.clear();
+  await thread.close();
+}
 
 async function openModel(file: string): Promise<InferenceModel> {
   const loaded = await thread.call(file);
@@ -84,7 +99,6 @@ export interface ModelRuntime {
 }
 
 const labelsSchema = z.array(z.string()).length(1000);
-const runtimes = new Map<string, Promise<ModelRuntime>>();
 
 async function load(files: ModelFiles): Promise<ModelRuntime> {
   const [segmentation, classifier, upscaler, labelsText] = await Promise.all([

@@ -31,8 +31,6 @@ export interface RenderedImage {
   rendered: Rendered;
 }
 
-
-
 /** Timings of the stages, for the benchmark and the logs (milliseconds). */
 export type StageTimes = Record<string, number>;
 
@@ -139,7 +137,8 @@ export class StudioRenderer {
     const size = this.options.outputSize;
     const rendered = await timed(times, 'compose', () => placeProduct(backdrop, upscaled, size));
     this.verify(backdrop.recipe, rendered);
-    if (watermark) await timed(times, 'watermark', () => applyWatermark(rendered.rgb, size, this.options.watermarkText));
+    if (watermark)
+      await timed(times, 'watermark', () => applyWatermark(rendered.rgb, size, this.options.watermarkText));
     const jpeg = await timed(times, 'encode', () => encodeJpeg(rendered.rgb, size, size, 90));
     return { jpeg, rendered };
   }
