@@ -25,11 +25,15 @@ export const SERVER_SESSION_STATE: SessionState = Object.freeze({
  * and again on every auth-refresh (from any MFE through the shared emitter, or from another tab through the
  * storage event); listening stops when the last subscriber leaves.
  */
+/** Waits between quiet refetches while the server says the balance is still pending (then give up). */
+export const PENDING_CREDITS_RETRY_MS = [300, 600, 1200, 2400, 4800] as const;
+
 export class SessionStore {
   private state: SessionState;
   private readonly subscribers = new Set<() => void>();
   private detach: (() => void) | null = null;
   private latestLoad = 0;
+  private pendingRetry: { attempt: number; timer: ReturnType<typeof setTimeout> } | null = null;
 
   constructor(
     private readonly fetchUser: () => Promise<User | false>,
@@ -53,19 +57,42 @@ export class SessionStore {
     };
   };
 
-  /** Refetches the user; overlapping refreshes resolve in order and only the latest answer is kept. */
-  async refresh(): Promise<void> {
+  /**
+   * Refetches the user; overlapping refreshes resolve in order and only the latest answer is kept. A quiet
+   * refresh keeps showing the current user meanwhile (no loading state).
+   */
+  async refresh(options: { quiet?: boolean } = {}): Promise<void> {
     const load = ++this.latestLoad;
-    // Until the server answers, the cookie is the best evidence (SPEC §4: signed in = session cookie present).
-    this.update({ loading: true, signedIn: this.keys.hasCookie() });
+    if (!options.quiet) {
+      this.cancelPendingRetry();
+      // Until the server answers, the cookie is the best evidence (SPEC §4: signed in = session cookie present).
+      this.update({ loading: true, signedIn: this.keys.hasCookie() });
+    }
     try {
       const user = await this.fetchUser();
-      if (load === this.latestLoad) this.update({ user: user || null, loading: false, signedIn: !!user, error: null });
+      if (load !== this.latestLoad) return;
+      this.update({ user: user || null, loading: false, signedIn: !!user, error: null });
+      if (user && user.credits_pending) this.retryWhileCreditsPending();
+      else this.cancelPendingRetry();
     } catch (error) {
       if (load === this.latestLoad) {
         this.update({ loading: false, error: error instanceof Error ? error : new Error(String(error)) });
       }
     }
+  }
+
+  /** A new account's signup bonus is granted asynchronously: fetch again a few times until it has arrived. */
+  private retryWhileCreditsPending(): void {
+    const attempt = this.pendingRetry ? this.pendingRetry.attempt + 1 : 0;
+    const delay = PENDING_CREDITS_RETRY_MS[attempt];
+    this.cancelPendingRetry();
+    if (delay === undefined || !this.detach) return;
+    this.pendingRetry = { attempt, timer: setTimeout(() => void this.refresh({ quiet: true }), delay) };
+  }
+
+  private cancelPendingRetry(): void {
+    if (this.pendingRetry) clearTimeout(this.pendingRetry.timer);
+    this.pendingRetry = null;
   }
 
   private attach(): () => void {
@@ -78,6 +105,7 @@ export class SessionStore {
     if (typeof window !== 'undefined') window.addEventListener('storage', onStorage);
     refresh();
     return () => {
+      this.cancelPendingRetry();
       offRefresh();
       if (typeof window !== 'undefined') window.removeEventListener('storage', onStorage);
     };

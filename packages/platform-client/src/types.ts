@@ -11,6 +11,8 @@ export interface User {
   email: string;
   picture?: string;
   credits: number;
+  /** True until billing has reported the balance (a new account's signup bonus arrives a moment after sign-in). */
+  credits_pending?: boolean;
   site_url?: string;
   shop_context?: ShopContextEntry[];
   flags?: { is_first_generation?: boolean; showSiteUrlTooltip?: boolean; [flag: string]: unknown };

@@ -62,6 +62,30 @@ describe('useSession', () => {
     expect(requests.filter((r) => r.url.pathname === '/auth/me')).toHaveLength(2);
   });
 
+  it("keeps fetching quietly while a new account's credits are pending, then stops", async () => {
+    document.cookie = `${SESSION_KEY_NAME}=k1; path=/`;
+    const { fetchImpl, requests } = fakeFetch({
+      'GET /auth/me': [
+        { body: { email: 'a@b.test', name: 'Ada', credits: 0, credits_pending: true } },
+        { body: { email: 'a@b.test', name: 'Ada', credits: 0, credits_pending: true } },
+        { body: { email: 'a@b.test', name: 'Ada', credits: 10, credits_pending: false } },
+      ],
+    });
+    const client = createPlatformClient({ apiBaseUrl: API, fetchImpl });
+    render(
+      <PlatformProvider client={client}>
+        <SessionBadge />
+      </PlatformProvider>,
+    );
+
+    await waitFor(() => expect(screen.getByTestId('credits')).toHaveTextContent('0'));
+    // The retries never show the loading state: the user stays on screen while the bonus arrives.
+    await waitFor(() => expect(screen.getByTestId('credits')).toHaveTextContent('10'), { timeout: 3000 });
+    expect(screen.getByTestId('state')).toHaveTextContent('signed in as Ada');
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(requests.filter((r) => r.url.pathname === '/auth/me')).toHaveLength(3);
+  });
+
   it('shows signed out when the current-user check answers 401', async () => {
     const { fetchImpl } = fakeFetch({ 'GET /auth/me': { status: 401 } });
     render(

@@ -1,0 +1,26 @@
+import { setTimeout as delay } from 'node:timers/promises';
+
+/**
+ * Reads a value again and again until `isDone` accepts it, and resolves with that value. Meant for state another
+ * process changes, where there is no event to await across the process boundary: the interval is short and the
+ * limit generous, so a loaded machine makes it slower, never flaky. A timeout names what was awaited and the last
+ * value read, so it explains itself.
+ */
+export async function pollUntil<T>(
+  what: string,
+  read: () => Promise<T>,
+  isDone: (value: T) => boolean,
+  options: { timeoutMs?: number; intervalMs?: number } = {},
+): Promise<T> {
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const intervalMs = options.intervalMs ?? 200;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (isDone(value)) return value;
+    if (Date.now() >= deadline) {
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; last value: ${JSON.stringify(value)}`);
+    }
+    await delay(intervalMs);
+  }
+}

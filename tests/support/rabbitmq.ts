@@ -1,0 +1,53 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+/** Debian installs the tool outside a normal user's PATH. */
+const RABBITMQCTL_CANDIDATES = ['rabbitmqctl', '/usr/sbin/rabbitmqctl'];
+
+async function rabbitmqctl(args: string[]): Promise<void> {
+  let lastError: unknown;
+  for (const command of RABBITMQCTL_CANDIDATES) {
+    try {
+      await run(command, ['-q', ...args], { timeout: 60_000 });
+      return;
+    } catch (error) {
+      lastError = error;
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') break;
+    }
+  }
+  throw new Error(
+    `rabbitmqctl ${args.join(' ')} failed. The test needs rabbitmqctl on the broker's machine (as a user allowed ` +
+      `to run it) to make a virtual host of its own: ${(lastError as Error).message}`,
+    { cause: lastError },
+  );
+}
+
+export interface ThrowawayVhost {
+  /** The broker URL with this virtual host. */
+  url: string;
+  name: string;
+  /** Deletes the virtual host and with it every exchange, queue and message made in it. */
+  remove(): Promise<void>;
+}
+
+/**
+ * A RabbitMQ virtual host of its own for one test run. The services name their exchange and queues themselves
+ * (`productgen`, `generation.render`, ...), so processes of another run on the same broker would otherwise share
+ * those queues and take each other's messages; deleting the virtual host afterwards removes all of it at once.
+ */
+export async function createThrowawayVhost(amqpUrl: string, prefix: string): Promise<ThrowawayVhost> {
+  const name = `${prefix}-${randomBytes(4).toString('hex')}`;
+  const url = new URL(amqpUrl);
+  const user = decodeURIComponent(url.username) || 'guest';
+  await rabbitmqctl(['add_vhost', name]);
+  try {
+    await rabbitmqctl(['set_permissions', '-p', name, user, '.*', '.*', '.*']);
+  } catch (error) {
+    await rabbitmqctl(['delete_vhost', name]);
+    throw error;
+  }
+  url.pathname = `/${encodeURIComponent(name)}`;
+  return { url: url.toString(), name, remove: () => rabbitmqctl(['delete_vhost', name]) };
+}
