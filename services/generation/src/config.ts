@@ -30,6 +30,8 @@ export const generationConfigSchema = z.object({
   WORKER_PREFETCH: envFields.positiveInt(1),
   /** Deliveries of a render job before it is given up (its credits go back). */
   WORKER_MAX_DELIVERIES: envFields.positiveInt(5),
+  /** How often the API looks for render jobs whose publish was never confirmed (and publishes them). */
+  JOB_SWEEP_INTERVAL_MS: envFields.positiveInt(30_000),
   /** Largest accepted upload after base64 decoding. */
   MAX_UPLOAD_BYTES: envFields.positiveInt(12 * 1024 * 1024),
   /** Largest accepted picture (width × height); bigger ones are refused before decoding. */

@@ -108,7 +108,12 @@ export class CreationFlow {
         now: this.deps.now(),
       });
       if (!queued) throw AppError.conflict('This photo is already being created. Please wait.');
-      await this.publishJob(queued, request.bulkJobUuid ?? null);
+      try {
+        await this.publishJob(queued, request.bulkJobUuid ?? null);
+      } catch (error) {
+        // The credits are reserved and the generation is recorded: the sweeper publishes the job later.
+        this.deps.logger.warn({ err: error, generation: queued.uuid }, 'render job not queued yet; the sweeper will');
+      }
       return { generation_uuid: queued.uuid, status: 'pending' };
     } catch (error) {
       // Not queued: the photo can be used again (a reservation already made is found again by its uuid).
@@ -139,6 +144,17 @@ export class CreationFlow {
     await this.deps.bus.publish(topics.generationRequested, payload, {
       messageId: renderJobMessageId(generation.uuid),
     });
+    await this.deps.generations.markJobPublished(generation.uuid, this.deps.now());
+  }
+
+  /**
+   * The outbox sweep: publishes the render jobs of generations queued more than `graceMs` ago whose publish never
+   * got the broker's confirmation. The message id is the same every time, so a job published twice renders once.
+   */
+  async publishUnpublishedJobs(graceMs: number, limit = 50): Promise<number> {
+    const stale = await this.deps.generations.findUnpublishedJobs(new Date(this.deps.now().getTime() - graceMs), limit);
+    for (const generation of stale) await this.publishJob(generation, generation.bulk_job_uuid);
+    return stale.length;
   }
 
   private async resolvePresets(userId: string, ids: readonly string[]) {

@@ -113,16 +113,28 @@ export async function createGenerationService(deps: GenerationServiceDeps): Prom
   });
 
   let subscription: Subscription | undefined;
+  let sweepTimer: NodeJS.Timeout | undefined;
+  const sweep = () => {
+    creation
+      .publishUnpublishedJobs(config.JOB_SWEEP_INTERVAL_MS)
+      .then((published) => {
+        if (published > 0) logger.info({ published }, 'render jobs published by the sweeper');
+      })
+      .catch((error: unknown) => logger.warn({ err: error }, 'render job sweep failed; trying again later'));
+  };
   return {
     app,
     worker,
     creation,
     async start() {
+      sweepTimer ??= setInterval(sweep, config.JOB_SWEEP_INTERVAL_MS);
       if (subscription || config.GENERATION_WORKER !== 'in-process') return;
       subscription = await worker.subscribe(config.WORKER_PREFETCH);
       logger.info({ prefetch: config.WORKER_PREFETCH }, 'in-process render worker started');
     },
     async stop() {
+      clearInterval(sweepTimer);
+      sweepTimer = undefined;
       const closing = subscription;
       subscription = undefined;
       await closing?.close();

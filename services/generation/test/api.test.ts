@@ -259,6 +259,40 @@ describe('generation API', () => {
     expect(stack.billing.credits(erin)).toBe(7);
   }, 180_000);
 
+  test('a render job whose publish failed is published by the sweeper: charged once, made once', async () => {
+    const fran = newUserId();
+    stack.billing.account(fran, 10);
+    // An API replica (no worker of its own) whose broker refuses the first render job.
+    const bus = stack.bus();
+    let refusals = 0;
+    const flakyBus: typeof bus = Object.create(bus);
+    flakyBus.publish = async (topic, payload, options) => {
+      if (topic === topics.generationRequested && refusals === 0) {
+        refusals += 1;
+        throw new Error('broker unavailable');
+      }
+      return bus.publish(topic, payload, options);
+    };
+    const api = await stack.service({ bus: flakyBus, env: { GENERATION_WORKER: 'off' } });
+
+    const id = (await as(api.app, fran).post('/image-gen/category', { image: mug })).body.generation_uuid as string;
+    const started = await as(api.app, fran).post('/imageGenFromId', { id, numGenerates: 1 });
+    expect(started.status).toBe(200);
+    expect(started.body).toEqual({ generation_uuid: id, status: 'pending' });
+    expect(refusals).toBe(1);
+    const recorded = await api.connection.model('Generation').findOne({ uuid: id }).lean();
+    expect(recorded).toMatchObject({ stage: 'pending', job_published_at: null });
+
+    expect(await api.creation.publishUnpublishedJobs(0)).toBe(1);
+    const status = await waitForGeneration(app.app, fran, id);
+    expect(status.status).toBe('completed');
+    expect(status.images).toHaveLength(1);
+    // Nothing is left for the next sweep, and the credits were reserved once.
+    expect(await api.creation.publishUnpublishedJobs(0)).toBe(0);
+    expect(stack.billing.log.filter((entry) => entry.generationUuid === id)).toHaveLength(1);
+    expect(stack.billing.credits(fran)).toBe(9);
+  }, 180_000);
+
   test('bad input is a clear 4xx; nothing is charged or stored', async () => {
     const frank = newUserId();
     stack.billing.account(frank, 10);

@@ -114,6 +114,21 @@ export class GenerationRepository {
       .exec();
   }
 
+  /** The broker confirmed the render job of this generation. */
+  async markJobPublished(uuid: string, now: Date): Promise<void> {
+    await this.model.updateOne({ uuid, job_published_at: null }, { $set: { job_published_at: now } }).exec();
+  }
+
+  /** Queued generations whose render job was never confirmed by the broker (a publish that failed). */
+  async findUnpublishedJobs(queuedBefore: Date, limit: number): Promise<GenerationDocument[]> {
+    return this.model
+      .find({ stage: 'pending', job_published_at: null, started_at: { $ne: null, $lt: queuedBefore } })
+      .sort({ started_at: 1 })
+      .limit(limit)
+      .lean<GenerationDocument[]>()
+      .exec();
+  }
+
   async markProcessing(uuid: string): Promise<void> {
     await this.model.updateOne({ uuid, stage: 'pending' }, { $set: { stage: 'processing' } }).exec();
   }

@@ -43,6 +43,8 @@ export interface GenerationDocument {
   bulk_job_uuid: string | null;
   /** Set when the credits were reserved and the job queued. */
   started_at: Date | null;
+  /** Set once the broker confirmed the render job; until then the sweeper publishes it (an outbox). */
+  job_published_at: Date | null;
   finished_at: Date | null;
   created_at: Date;
   updated_at: Date;
@@ -98,6 +100,7 @@ const generationSchema = new Schema<GenerationDocument>(
     error: { type: String, default: null },
     bulk_job_uuid: { type: String, default: null },
     started_at: { type: Date, default: null },
+    job_published_at: { type: Date, default: null },
     finished_at: { type: Date, default: null },
   },
   { collection: 'generations', timestamps: { createdAt: 'created_at', updatedAt: 'updated_at' }, versionKey: false },
