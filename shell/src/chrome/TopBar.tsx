@@ -28,7 +28,7 @@ export function TopBar() {
       <nav className={styles.nav} aria-label="Main">
         {signedIn ? (
           <>
-            <a className={styles.link} href="/dashboard">
+            <a className={`${styles.link} ${styles.inProfileMenu}`} href="/dashboard">
               Dashboard
             </a>
             <FreeToolsMenu />
