@@ -62,3 +62,4 @@ export {
   type ObjectStoreOptions,
   type PutOptions,
 } from './object-store';
+export { runServiceProcess, type ServiceProcessConfig, type ServiceProcessContext } from './service-process';
