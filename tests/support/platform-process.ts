@@ -38,6 +38,22 @@ export async function startPlatformProcess(options: {
   startTimeoutMs?: number;
 }): Promise<PlatformProcess> {
   if (!existsSync(launcher)) throw new Error(`${launcher} is missing: run \`npm run build\` first (npm test does).`);
+  // A free port found here can be taken by another process (suites run in parallel) before the launcher binds
+  // it; that start fails with EADDRINUSE and is simply tried again on new ports.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startOnFreePorts(options);
+    } catch (error) {
+      if (attempt >= 3 || !String(error).includes('EADDRINUSE')) throw error;
+    }
+  }
+}
+
+async function startOnFreePorts(options: {
+  dataDir: string;
+  env?: Record<string, string>;
+  startTimeoutMs?: number;
+}): Promise<PlatformProcess> {
   const [webPort, apiPort] = [await freePort(), await freePort()];
   const child = spawn(process.execPath, [launcher], {
     cwd: repoRoot,
