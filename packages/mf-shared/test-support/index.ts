@@ -1,9 +1,11 @@
 // Test helpers for the browser workspaces: a real platform client whose network is a scripted fetch,
 // so components are tested with the client's true session logic and only the API answers are staged.
 import { createElement } from 'react';
-import { render } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
 import { MemoryRouter, useRoutes, type RouteObject } from 'react-router';
 import { createPlatformClient, PlatformProvider, type PlatformClient } from '@productgen/platform-client';
+import { mfeRouteTree } from '../src/mfe-app';
+import { routesOf, type MfeName } from '../src/routes';
 
 export const TEST_API = 'https://api.productgen.test';
 
@@ -106,4 +108,29 @@ export function renderAt(routes: RouteObject[], path: string, client: PlatformCl
       createElement(MemoryRouter, { initialEntries: [path] }, createElement(RouteTree, { routes })),
     ),
   );
+}
+
+/**
+ * The route suite every microfrontend runs: each of its routes renders a page heading with the right title, and a
+ * path another app owns renders nothing.
+ */
+export function describeMfeRoutes(owner: MfeName, routes: RouteObject[]): void {
+  const signedOut = { 'GET /auth/me': { status: 401 } };
+  describe(`${owner} routes`, () => {
+    it.each(routesOf(owner).map((entry) => [entry.path, entry] as const))(
+      '%s renders its page with its title',
+      async (path, entry) => {
+        const { client } = fakeApiClient(signedOut);
+        renderAt(mfeRouteTree(routes), path.replace(':bulkJobUuid', 'job-1'), client);
+        expect((await screen.findAllByRole('heading', { level: 1 }))[0]).toBeInTheDocument();
+        expect(document.title).toBe(`${entry.title} | ProductGen`);
+      },
+    );
+
+    it('renders nothing for a path another app owns', () => {
+      const { client } = fakeApiClient(signedOut);
+      const { container } = renderAt(mfeRouteTree(routes), '/owned-elsewhere', client);
+      expect(container).toBeEmptyDOMElement();
+    });
+  });
 }
