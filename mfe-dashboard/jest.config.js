@@ -1,3 +1,1 @@
-const { browserJestProject } = require('@productgen/mf-shared/jest');
-
-module.exports = browserJestProject('mfe-dashboard', __dirname);
+module.exports = require('../jest/browser-project')(__dirname);

@@ -2,6 +2,7 @@ import { act, fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { TEST_API } from '@productgen/mf-shared/test-support';
 import { MAX_POLLS } from '../src/single/progress';
+import { UNAVAILABLE_IMAGE } from '../src/single/ResultsPanel';
 import {
   ANALYSIS,
   GENERATION_UUID,
@@ -328,6 +329,21 @@ describe('create screen: working and results', () => {
       'src',
       `${TEST_API}/files/b.jpg`,
     );
+  });
+
+  it('shows a plain tile for an image address that cannot be used and still finishes the creation', async () => {
+    const unusable = { ...generatedImage('a'), output_url: 'javascript:alert(1)' };
+    renderCreate({
+      api: { 'GET /image-gen/status/gen-uuid-1': statusReply({ images: [unusable, generatedImage('b')] }) },
+    });
+    await uploadAndAnalyse();
+    await startCreating();
+    await advance(2000);
+
+    const large = within(screen.getByTestId('selected-image')).getByRole('img');
+    expect(large).toHaveAttribute('src', UNAVAILABLE_IMAGE);
+    const secondThumb = within(screen.getByRole('button', { name: 'Variation 2' })).getByRole('presentation');
+    expect(secondThumb).toHaveAttribute('src', `${TEST_API}/files/b.jpg`);
   });
 
   it('stops after 60 polls with "Image creation timed out. Please try again."', async () => {

@@ -251,6 +251,8 @@ describe.each(VIEWPORTS)('the create screen on a $name viewport, in Chromium aga
     'a new user signs in and opens the first-generation screen: no options, 5 images, "Click to start!"',
     async () => {
       await page.goto(`${platform.webUrl}/`);
+      // On a phone the top bar's items live behind its Menu button.
+      if (viewport.name === 'phone') await topBar().getByRole('button', { name: 'Menu' }).click();
       await topBar().getByRole('button', { name: 'Join with Google' }).click();
       const dialog = page.getByRole('dialog', { name: /Sign in/ });
       await dialog.getByLabel('Email').fill(viewport.person.email);
@@ -260,6 +262,7 @@ describe.each(VIEWPORTS)('the create screen on a $name viewport, in Chromium aga
       await dialog.waitFor({ state: 'detached' });
       await expectCredits(SIGNUP_CREDITS);
 
+      if (viewport.name === 'phone') await topBar().getByRole('button', { name: 'Menu' }).click();
       await topBar().getByRole('link', { name: 'Create Photo' }).click();
       await page.waitForURL(`${platform.webUrl}/productgen`);
       await createButton().waitFor();

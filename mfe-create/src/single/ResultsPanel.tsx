@@ -12,13 +12,27 @@ export interface ResultsPanelProps {
   onSelect: (id: string) => void;
   /** Placeholders shown in the Variations list until this many images have arrived. */
   expected: number;
-  /** Resolves an image address from the API (relative paths are on the API origin). */
+  /** Resolves an image address from the API (relative paths are on the API origin); throws for an unusable one. */
   imageSrc: (url: string) => string;
   imageDownloadUrl: (index: number) => string;
   batchDownloadUrl: string;
   onSavePreset: (index: number) => void;
   /** The selected image finished loading (or failed to): the creation is fully on screen. */
   onImageShown: () => void;
+}
+
+// A plain tile in place of an image whose address cannot be used: one bad address neither breaks the screen nor
+// leaves the creation waiting for an image that never loads.
+export const UNAVAILABLE_IMAGE = `data:image/svg+xml,${encodeURIComponent(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"><rect width="4" height="4" fill="#e5e7eb"/></svg>',
+)}`;
+
+function loadableSrc(imageSrc: (url: string) => string, url: string): string {
+  try {
+    return imageSrc(url);
+  } catch {
+    return UNAVAILABLE_IMAGE;
+  }
 }
 
 /** Shown over an image whose fixes (upscale, sharpening, watermark) are still running. */
@@ -94,7 +108,7 @@ export function ResultsPanel({
           <img
             key={selected.id}
             className={styles.large}
-            src={imageSrc(selected.output_url)}
+            src={loadableSrc(imageSrc, selected.output_url)}
             alt={`Created product photo, variation ${selectedIndex + 1}`}
             onLoad={onImageShown}
             onError={onImageShown}
@@ -135,7 +149,12 @@ export function ResultsPanel({
                 aria-label={`Variation ${index + 1}`}
                 onClick={() => onSelect(image.id)}
               >
-                <img src={imageSrc(image.output_url)} alt="" className={styles.thumbImage} draggable={false} />
+                <img
+                  src={loadableSrc(imageSrc, image.output_url)}
+                  alt=""
+                  className={styles.thumbImage}
+                  draggable={false}
+                />
                 {fixesRunning(image) && <FixesOverlay label={`Finishing variation ${index + 1}...`} />}
               </button>
             </li>

@@ -1,5 +1,5 @@
 import clsx from 'clsx';
-import { useCallback, useEffect, useMemo, useReducer, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useReducer, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import {
   isApiError,
@@ -10,7 +10,6 @@ import {
 } from '@productgen/platform-client';
 import { Button, ProgressBar } from '@productgen/ui-kit';
 import { SaveStylePresetDialog } from '../preset/SaveStylePresetDialog';
-import { makeAssetResolver } from './api-addresses';
 import { OptionsPanel, type PresetsLoad } from './OptionsPanel';
 import { POLL_INTERVAL_MS, progressText } from './progress';
 import { isImageFile, resizeImageFile } from './resize';
@@ -150,7 +149,6 @@ function SingleImageFlow() {
   const [tipDismissed, setTipDismissed] = useState(false);
   const [shownGeneration, setShownGeneration] = useState<string | null>(null);
   const photoTokens = useRef(0);
-  const assetUrl = useMemo(() => makeAssetResolver(client), [client]);
 
   const credits = user ? user.credits : null;
   const firstGeneration = user?.flags?.is_first_generation === true;
@@ -390,7 +388,7 @@ function SingleImageFlow() {
               selectedId={state.selectedId}
               onSelect={(id) => dispatch({ type: 'imageSelected', id })}
               expected={working ? state.requested : state.images.length}
-              imageSrc={assetUrl}
+              imageSrc={client.assetUrl}
               imageDownloadUrl={(index) => client.downloadUrl('image', generationUuid, index)}
               batchDownloadUrl={client.downloadUrl('batch', generationUuid)}
               onSavePreset={setPresetIndex}

@@ -4,23 +4,19 @@ import { createElement } from 'react';
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter, useRoutes, type RouteObject } from 'react-router';
 import { createPlatformClient, PlatformProvider, type PlatformClient } from '@productgen/platform-client';
+import {
+  clearAllCookies,
+  fakeFetch,
+  type FakeRoute,
+  type RecordedRequest,
+  type Reply,
+} from '@productgen/platform-client/test-support';
 import { mfeRouteTree } from '../src/mfe-app';
 import { routesOf, type MfeName } from '../src/routes';
 
+export type { FakeRoute, RecordedRequest, Reply };
+
 export const TEST_API = 'https://api.productgen.test';
-
-export interface Reply {
-  status?: number;
-  body?: unknown;
-}
-
-export interface RecordedRequest {
-  method: string;
-  path: string;
-  json: unknown;
-}
-
-type Route = Reply | Reply[] | ((request: RecordedRequest) => Reply | Promise<Reply>);
 
 /** A user as GET /auth/me answers it. */
 export const TEST_USER = {
@@ -36,62 +32,24 @@ export const TEST_USER = {
 };
 
 /** An answer that never comes: the component stays in its loading state. */
-export const NEVER: Route = () => new Promise<Reply>(() => {});
-
-export function clearCookies(): void {
-  for (const pair of document.cookie.split(';')) {
-    const name = pair.split('=')[0]?.trim();
-    if (name) document.cookie = `${name}=; path=/; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
-  }
-}
+export const NEVER: FakeRoute = () => new Promise<Reply>(() => {});
 
 /**
  * @param routes keyed by "METHOD /path"; an array answers in turn and then repeats its last reply
  * @param signedIn whether a session key is present before the client starts (cookie + storage)
  */
 export function fakeApiClient(
-  routes: Record<string, Route>,
+  routes: Record<string, FakeRoute>,
   { signedIn = false }: { signedIn?: boolean } = {},
 ): { client: PlatformClient; requests: RecordedRequest[] } {
-  clearCookies();
+  clearAllCookies();
   window.localStorage.clear();
   if (signedIn) {
     document.cookie = 'session_key=test-session; path=/';
     window.localStorage.setItem('session_key', 'test-session');
   }
-  const requests: RecordedRequest[] = [];
-  const served = new Map<string, number>();
-  const fetchImpl = async (input: RequestInfo | URL, init: RequestInit = {}) => {
-    const url = new URL(String(input));
-    const method = init.method ?? 'GET';
-    const request: RecordedRequest = {
-      method,
-      path: url.pathname,
-      json: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
-    };
-    requests.push(request);
-    const key = `${method} ${url.pathname}`;
-    const route = routes[key];
-    if (!route) throw new Error(`fake API has no route for ${key}`);
-    let reply: Reply;
-    if (typeof route === 'function') reply = await route(request);
-    else if (Array.isArray(route)) {
-      const index = served.get(key) ?? 0;
-      served.set(key, index + 1);
-      reply = route[Math.min(index, route.length - 1)] ?? {};
-    } else reply = route;
-    const status = reply.status ?? 200;
-    return {
-      status,
-      ok: status >= 200 && status < 300,
-      text: async () => (reply.body === undefined ? '' : JSON.stringify(reply.body)),
-    } as Response;
-  };
-  const client = createPlatformClient({
-    apiBaseUrl: TEST_API,
-    fetchImpl: fetchImpl as typeof fetch,
-    logger: { warn: () => {} },
-  });
+  const { fetchImpl, requests } = fakeFetch(routes);
+  const client = createPlatformClient({ apiBaseUrl: TEST_API, fetchImpl, logger: { warn: () => {} } });
   return { client, requests };
 }
 

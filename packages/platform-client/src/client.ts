@@ -178,6 +178,28 @@ export function createPlatformClient(options: PlatformClientOptions) {
     }
   }
 
+  /**
+   * The address the browser loads an image or file from. The API gives paths on its own origin (an image's
+   * output_url such as /download/... or /image-gen/...) or absolute presigned URLs; anything else (other schemes,
+   * protocol-relative or page-relative addresses) is refused rather than loaded from somewhere unexpected.
+   */
+  function assetUrl(address: string): string {
+    if (typeof address !== 'string' || !address.trim()) throw new TypeError('An asset address must not be empty');
+    if (/^https?:\/\//i.test(address)) {
+      try {
+        new URL(address);
+      } catch {
+        throw new TypeError(`Not a valid asset URL: ${JSON.stringify(address)}`);
+      }
+      return address;
+    }
+    // "//host" (and "/\host", which browsers read the same way) names another host, not a path on the API.
+    if (address.startsWith('/') && !/^\/[/\\]/.test(address)) return http.url(address);
+    throw new TypeError(
+      `An asset address must be a path on the API ("/download/...") or an absolute http(s) URL, got ${JSON.stringify(address)}`,
+    );
+  }
+
   return {
     events,
     session,
@@ -254,6 +276,7 @@ export function createPlatformClient(options: PlatformClientOptions) {
     trackEvent,
     trackPageView: () => trackEvent('page_view', buildPageViewPayload()),
     downloadUrl,
+    assetUrl,
   };
 }
 

@@ -4,7 +4,7 @@ import {
   SESSION_KEY_NAME,
   type PlatformClientOptions,
 } from '@productgen/platform-client';
-import { clearAllCookies, cookieValue, fakeFetch, type Reply } from './fake-fetch';
+import { clearAllCookies, cookieValue, fakeFetch, type Reply } from '@productgen/platform-client/test-support';
 
 const REMOTE_API = 'https://api.productgen.test';
 const LOCAL_API = 'http://localhost:8080';
@@ -357,5 +357,40 @@ describe('download addresses', () => {
   it('requires a valid image index for an image download', () => {
     expect(() => client.downloadUrl('image', 'gen-1')).toThrow('imageIndex is required for image type download');
     expect(() => client.downloadUrl('image', 'gen-1', -2)).toThrow('imageIndex must be an integer of at least -1');
+  });
+});
+
+describe('asset addresses', () => {
+  const { client, requests } = setup({});
+
+  it('puts paths given by the API on the API origin without fetching them', () => {
+    expect(client.assetUrl('/download/gen-1/image/0')).toBe(`${REMOTE_API}/download/gen-1/image/0`);
+    expect(client.assetUrl('/image-gen/files/a.jpg?v=2')).toBe(`${REMOTE_API}/image-gen/files/a.jpg?v=2`);
+    expect(requests).toHaveLength(0);
+  });
+
+  it('keeps the path of an API mounted below the origin root', () => {
+    const mounted = setup({}, { apiBaseUrl: 'http://127.0.0.1:8080/api/' }).client;
+    expect(mounted.assetUrl('/download/gen-1/batch')).toBe('http://127.0.0.1:8080/api/download/gen-1/batch');
+  });
+
+  it('passes absolute http(s) addresses (presigned object URLs) through unchanged', () => {
+    const presigned = 'https://bucket.s3.example/outputs/a.jpg?X-Amz-Signature=abc%2Fdef';
+    expect(client.assetUrl(presigned)).toBe(presigned);
+    expect(client.assetUrl('HTTP://localhost:9000/a.png')).toBe('HTTP://localhost:9000/a.png');
+  });
+
+  it.each([
+    ['', 'must not be empty'],
+    ['   ', 'must not be empty'],
+    ['files/a.jpg', 'must be a path on the API'],
+    ['//evil.example/a.jpg', 'must be a path on the API'],
+    ['/\\evil.example/a.jpg', 'must be a path on the API'],
+    ['javascript:alert(1)', 'must be a path on the API'],
+    ['data:image/png;base64,AAAA', 'must be a path on the API'],
+    ['ftp://files.example/a.jpg', 'must be a path on the API'],
+    ['https://', 'Not a valid asset URL'],
+  ])('refuses %j', (address, message) => {
+    expect(() => client.assetUrl(address)).toThrow(message);
   });
 });

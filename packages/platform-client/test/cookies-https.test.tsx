@@ -2,7 +2,7 @@
  * @jest-environment-options {"url": "https://app.productgen.test/dashboard"}
  */
 import { createPlatformClient, SESSION_KEY_NAME } from '@productgen/platform-client';
-import { fakeFetch } from './fake-fetch';
+import { fakeFetch } from '@productgen/platform-client/test-support';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -12,7 +12,7 @@ import {
   useSession,
   type PlatformClient,
 } from '@productgen/platform-client';
-import { clearAllCookies, fakeFetch } from './fake-fetch';
+import { clearAllCookies, fakeFetch } from '@productgen/platform-client/test-support';
 
 const API = 'https://api.productgen.test';
 

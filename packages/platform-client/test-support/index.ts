@@ -1,4 +1,5 @@
-// A scripted stand-in for fetch: the client's logic is what is under test, not the network.
+// Test helpers of the browser workspaces: a scripted stand-in for fetch (the client's logic is what is under test,
+// not the network) and cookie helpers for jsdom. @productgen/mf-shared/test-support builds its fake API on these.
 
 export interface Reply {
   status?: number;
@@ -7,16 +8,18 @@ export interface Reply {
 
 export interface RecordedRequest {
   url: URL;
+  /** url.pathname, what routes are keyed by. */
+  path: string;
   method: string;
   headers: Record<string, string>;
   body: BodyInit | null | undefined;
   json: unknown;
 }
 
-type Route = Reply | Reply[] | ((request: RecordedRequest) => Reply);
+export type FakeRoute = Reply | Reply[] | ((request: RecordedRequest) => Reply | Promise<Reply>);
 
 /** Routes are keyed by "METHOD /path"; an array answers in turn and repeats its last reply. */
-export function fakeFetch(routes: Record<string, Route>) {
+export function fakeFetch(routes: Record<string, FakeRoute>) {
   const requests: RecordedRequest[] = [];
   const served = new Map<string, number>();
 
@@ -26,6 +29,7 @@ export function fakeFetch(routes: Record<string, Route>) {
     const body = init.body;
     const request: RecordedRequest = {
       url,
+      path: url.pathname,
       method,
       headers: { ...(init.headers as Record<string, string>) },
       body,
@@ -36,7 +40,7 @@ export function fakeFetch(routes: Record<string, Route>) {
     const route = routes[key];
     if (!route) throw new Error(`fake fetch has no route for ${key}`);
     let reply: Reply;
-    if (typeof route === 'function') reply = route(request);
+    if (typeof route === 'function') reply = await route(request);
     else if (Array.isArray(route)) {
       const index = served.get(key) ?? 0;
       served.set(key, index + 1);
