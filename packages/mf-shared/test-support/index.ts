@@ -48,8 +48,8 @@ export function fakeApiClient(
     document.cookie = 'session_key=test-session; path=/';
     window.localStorage.setItem('session_key', 'test-session');
   }
-  const { fetchImpl, requests } = fakeFetch(routes);
-  const client = createPlatformClient({ apiBaseUrl: TEST_API, fetchImpl, logger: { warn: () => {} } });
+  const { fetchImpl, uploadImpl, requests } = fakeFetch(routes);
+  const client = createPlatformClient({ apiBaseUrl: TEST_API, fetchImpl, uploadImpl, logger: { warn: () => {} } });
   return { client, requests };
 }
 

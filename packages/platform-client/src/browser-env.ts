@@ -22,6 +22,40 @@ export function defaultFetch(): typeof fetch {
   return (input, init) => fetch(input, init);
 }
 
+/** One request whose body is sent with progress reports: what fetch cannot do and XMLHttpRequest can. */
+export interface UploadRequest {
+  url: string;
+  method: 'POST';
+  headers: Record<string, string>;
+  body: FormData;
+  /** Bytes of the body sent so far and in all. */
+  onProgress: (loaded: number, total: number) => void;
+}
+
+export interface UploadAnswer {
+  status: number;
+  text: string;
+}
+
+export type UploadImpl = (request: UploadRequest) => Promise<UploadAnswer>;
+
+/** XMLHttpRequest's upload events are the browser's only report of how much of a request body has gone out. */
+export function xhrUpload({ url, method, headers, body, onProgress }: UploadRequest): Promise<UploadAnswer> {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open(method, url);
+    for (const [name, value] of Object.entries(headers)) request.setRequestHeader(name, value);
+    request.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(event.loaded, event.total);
+    };
+    request.onload = () => resolve({ status: request.status, text: request.responseText });
+    // Same as fetch: a network failure rejects with a TypeError.
+    request.onerror = () => reject(new TypeError('Failed to fetch'));
+    request.onabort = () => reject(new TypeError('The upload was aborted'));
+    request.send(body);
+  });
+}
+
 export function pageIsHttps(): boolean {
   return typeof window !== 'undefined' && window.location.protocol === 'https:';
 }

@@ -1,4 +1,4 @@
-import { defaultFetch, defaultStorage, type KeyValueStorage } from './browser-env';
+import { defaultFetch, defaultStorage, xhrUpload, type KeyValueStorage, type UploadImpl } from './browser-env';
 import { ApiError } from './errors';
 import { PlatformEvents } from './events';
 import { buildPageViewPayload } from './page-view';
@@ -36,6 +36,8 @@ export interface PlatformClientOptions {
   cookieDays?: number;
   storage?: KeyValueStorage;
   fetchImpl?: typeof fetch;
+  /** Sends request bodies whose progress is reported (the batch zip); XMLHttpRequest by default. */
+  uploadImpl?: UploadImpl;
   /** Brand name; the referral cookie is `{lowercased name}_ref_code`. */
   productName?: string;
   /** Where swallowed failures (referral-form check) are reported. */
@@ -62,6 +64,7 @@ export function createPlatformClient(options: PlatformClientOptions) {
     cookieDays = 30,
     storage = defaultStorage(),
     fetchImpl = defaultFetch(),
+    uploadImpl = xhrUpload,
     productName = 'ProductGen',
     logger = console,
   } = options;
@@ -69,7 +72,7 @@ export function createPlatformClient(options: PlatformClientOptions) {
 
   const events = new PlatformEvents();
   const keys = new SessionKeyStore(storage, cookieDays);
-  const http = new Transport(apiBaseUrl, keys, events, fetchImpl);
+  const http = new Transport(apiBaseUrl, keys, events, fetchImpl, uploadImpl);
 
   /** GET /auth/me: the user, or false on 401 (which does not end the session). No auth-fetched event. */
   async function me(): Promise<User | false> {
@@ -137,13 +140,31 @@ export function createPlatformClient(options: PlatformClientOptions) {
     }
   }
 
-  async function bulkZip({ zip, numGenerates, presets = [] }: { zip: Blob; numGenerates: number; presets?: string[] }) {
+  /**
+   * POST /image-gen/bulk-zip (SPEC §5): the zip as images.zip, the per-product count, and the presets only when some
+   * are chosen. With onUploadProgress the body goes out through the upload channel, which reports the share sent.
+   */
+  async function bulkZip({
+    zip,
+    numGenerates,
+    presets = [],
+    onUploadProgress,
+  }: {
+    zip: Blob;
+    numGenerates: number;
+    presets?: string[];
+    onUploadProgress?: (fraction: number) => void;
+  }) {
     assertGenerateCount(numGenerates);
     const form = new FormData();
     form.append('zipFile', zip, 'images.zip');
     form.append('numGenerates', String(numGenerates));
     if (presets.length > 0) form.append('presets', JSON.stringify(presets));
-    return http.call<{ bulk_job_uuid: string }>('/image-gen/bulk-zip', { method: 'POST', body: form });
+    return http.call<{ bulk_job_uuid: string }>('/image-gen/bulk-zip', {
+      method: 'POST',
+      body: form,
+      onUploadProgress,
+    });
   }
 
   async function trackEvent(en: string, data: unknown = {}): Promise<TrackResult> {
@@ -249,11 +270,15 @@ export function createPlatformClient(options: PlatformClientOptions) {
 
     bulkZip,
     bulkJob: (id: string) => http.call<BulkJob>(`/image-gen/bulk-job/${encodeURIComponent(id)}`),
-    bulkJobs: (statuses: BulkJobStatus[] = []) =>
-      http.call<BulkJob[]>('/image-gen/bulk-jobs', {
+    /** GET /image-gen/bulk-jobs answers `{jobs}`, newest first; statuses filter it (comma-joined). */
+    bulkJobs: async (statuses: BulkJobStatus[] = []) => {
+      const answer = await http.call<{ jobs?: unknown }>('/image-gen/bulk-jobs', {
         query: { statuses: statuses.length > 0 ? statuses.join(',') : undefined },
         failureMessage: 'Failed to list bulk jobs',
-      }),
+      });
+      if (!isRecord(answer) || !Array.isArray(answer.jobs)) throw new ApiError(500, 'Failed to list bulk jobs');
+      return answer.jobs as BulkJob[];
+    },
 
     createCheckoutSession: (packageId: PackageId) =>
       http.call<CheckoutSession>('/payments/create-checkout-session', { method: 'POST', body: { package: packageId } }),

@@ -28,4 +28,4 @@ export {
   type SessionView,
 } from './react';
 export type * from './types';
-export type { KeyValueStorage } from './browser-env';
+export type { KeyValueStorage, UploadImpl, UploadRequest, UploadAnswer } from './browser-env';

@@ -1,3 +1,4 @@
+import type { UploadImpl } from './browser-env';
 import { ApiError, UNAUTHORIZED } from './errors';
 import type { PlatformEvents } from './events';
 import type { SessionKeyStore } from './session-key';
@@ -19,6 +20,8 @@ export interface RequestOptions {
   emitFetched?: boolean;
   /** Message for a non-OK answer that carries no error field of its own. */
   failureMessage?: string;
+  /** Reports the share of a FormData body sent so far (0 to 1); the request then goes through the upload channel. */
+  onUploadProgress?: (fraction: number) => void;
 }
 
 export interface RawResponse {
@@ -36,6 +39,7 @@ export class Transport {
     private readonly keys: SessionKeyStore,
     private readonly events: PlatformEvents,
     private readonly fetchImpl: typeof fetch,
+    private readonly uploadImpl: UploadImpl,
   ) {
     let parsed: URL;
     try {
@@ -61,12 +65,23 @@ export class Transport {
 
   /** Sends one request and parses the answer; applies none of the error rules. */
   async send(path: string, options: RequestOptions = {}): Promise<RawResponse> {
-    const { method = 'GET', body, query, sendSessionKey = true } = options;
+    const { method = 'GET', body, query, sendSessionKey = true, onUploadProgress } = options;
     const isForm = typeof FormData !== 'undefined' && body instanceof FormData;
     const headers: Record<string, string> = {};
     if (!isForm) headers['Content-Type'] = 'application/json';
     const sessionKey = sendSessionKey ? this.sessionKeyToSend() : null;
     if (sessionKey) headers['X-Session-Key'] = sessionKey;
+
+    if (onUploadProgress && isForm && method === 'POST') {
+      const answer = await this.uploadImpl({
+        url: this.url(path, query),
+        method,
+        headers,
+        body,
+        onProgress: (loaded, total) => onUploadProgress(total > 0 ? Math.min(1, loaded / total) : 0),
+      });
+      return { status: answer.status, ok: answer.status >= 200 && answer.status < 300, body: parseBody(answer.text) };
+    }
 
     const response = await this.fetchImpl(this.url(path, query), {
       method,

@@ -1,5 +1,6 @@
 // Test helpers of the browser workspaces: a scripted stand-in for fetch (the client's logic is what is under test,
 // not the network) and cookie helpers for jsdom. @productgen/mf-shared/test-support builds its fake API on these.
+import type { UploadImpl } from '../src/browser-env';
 
 export interface Reply {
   status?: number;
@@ -18,20 +19,30 @@ export interface RecordedRequest {
 
 export type FakeRoute = Reply | Reply[] | ((request: RecordedRequest) => Reply | Promise<Reply>);
 
-/** Routes are keyed by "METHOD /path"; an array answers in turn and repeats its last reply. */
+/** Progress reports the fake upload channel gives before answering: half the body, then all of it. */
+export const FAKE_UPLOAD_STEPS: readonly number[] = [0.5, 1];
+const FAKE_UPLOAD_BYTES = 1000;
+
+/**
+ * Routes are keyed by "METHOD /path"; an array answers in turn and repeats its last reply. `uploadImpl` is the
+ * client's upload channel (progress-reporting requests) answered from the same routes and recorded in the same list.
+ */
 export function fakeFetch(routes: Record<string, FakeRoute>) {
   const requests: RecordedRequest[] = [];
   const served = new Map<string, number>();
 
-  const fetchImpl = async (input: RequestInfo | URL, init: RequestInit = {}) => {
-    const url = new URL(String(input));
-    const method = init.method ?? 'GET';
-    const body = init.body;
+  const answer = async (
+    input: string,
+    method: string,
+    headers: Record<string, string>,
+    body: BodyInit | null | undefined,
+  ) => {
+    const url = new URL(input);
     const request: RecordedRequest = {
       url,
       path: url.pathname,
       method,
-      headers: { ...(init.headers as Record<string, string>) },
+      headers: { ...headers },
       body,
       json: typeof body === 'string' ? JSON.parse(body) : undefined,
     };
@@ -47,14 +58,25 @@ export function fakeFetch(routes: Record<string, FakeRoute>) {
       reply = route[Math.min(index, route.length - 1)] ?? {};
     } else reply = route;
     const status = reply.status ?? 200;
-    return {
-      status,
-      ok: status >= 200 && status < 300,
-      text: async () => (reply.body === undefined ? '' : JSON.stringify(reply.body)),
-    } as Response;
+    return { status, text: reply.body === undefined ? '' : JSON.stringify(reply.body) };
   };
 
-  return { fetchImpl: fetchImpl as typeof fetch, requests };
+  const fetchImpl = async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const { status, text } = await answer(
+      String(input),
+      init.method ?? 'GET',
+      init.headers as Record<string, string>,
+      init.body,
+    );
+    return { status, ok: status >= 200 && status < 300, text: async () => text } as Response;
+  };
+
+  const uploadImpl: UploadImpl = async ({ url, method, headers, body, onProgress }) => {
+    for (const share of FAKE_UPLOAD_STEPS) onProgress(share * FAKE_UPLOAD_BYTES, FAKE_UPLOAD_BYTES);
+    return answer(url, method, headers, body);
+  };
+
+  return { fetchImpl: fetchImpl as typeof fetch, uploadImpl, requests };
 }
 
 export function clearAllCookies(): void {

@@ -15,6 +15,7 @@ function setup(routes: Parameters<typeof fakeFetch>[0], options: Partial<Platfor
   const client = createPlatformClient({
     apiBaseUrl: REMOTE_API,
     fetchImpl: fake.fetchImpl,
+    uploadImpl: fake.uploadImpl,
     storage: window.localStorage,
     logger: silentLogger,
     ...options,
@@ -108,6 +109,39 @@ describe('request headers', () => {
     await client.bulkZip({ zip: new Blob(['zip']), numGenerates: 1, presets: ['p1', 'p2'] });
 
     expect((requests[0]?.body as FormData).get('presets')).toBe('["p1","p2"]');
+  });
+
+  it('sends a bulk zip through the upload channel when progress is asked for, and reports the share sent', async () => {
+    signedInAs('key-1');
+    const { client, requests } = setup({ 'POST /image-gen/bulk-zip': { body: { bulk_job_uuid: 'job-3' } } });
+    const shares: number[] = [];
+
+    const answer = await client.bulkZip({
+      zip: new Blob(['zip']),
+      numGenerates: 2,
+      onUploadProgress: (share) => shares.push(share),
+    });
+
+    expect(answer).toEqual({ bulk_job_uuid: 'job-3' });
+    expect(shares).toEqual([0.5, 1]);
+    expect(requests[0]?.headers).toEqual({ 'X-Session-Key': 'key-1' });
+    expect((requests[0]?.body as FormData).get('numGenerates')).toBe('2');
+  });
+
+  it('applies the error rules to an upload-channel answer: the error field is thrown, 401 ends the session', async () => {
+    signedInAs('key-1');
+    const { client, emitted } = setup({
+      'POST /image-gen/bulk-zip': [
+        { status: 402, body: { code: 402, error: 'Not enough credits' } },
+        { status: 401, body: { error: 'Unauthorized' } },
+      ],
+    });
+    const upload = () => client.bulkZip({ zip: new Blob(['zip']), numGenerates: 1, onUploadProgress: () => {} });
+
+    await expect(upload()).rejects.toMatchObject({ code: 402, error: 'Not enough credits' });
+    await expect(upload()).rejects.toMatchObject({ code: 401, error: 'Unauthorized' });
+    expect(client.getSessionKey()).toBeNull();
+    expect(emitted).toContain('auth-refresh');
   });
 
   it('refuses an out-of-range image count before calling the API', async () => {
@@ -210,7 +244,7 @@ describe('calls and payloads', () => {
   it('builds the paths and queries of the listing calls', async () => {
     const page: Reply = { body: { items: [], total: 0 } };
     const { client, requests } = setup({
-      'GET /image-gen/bulk-jobs': { body: [] },
+      'GET /image-gen/bulk-jobs': { body: { jobs: [] } },
       'GET /image-gen/generations': page,
       'GET /credits/log': page,
       'GET /style-presets': { body: { success: true, presets: [] } },
@@ -219,7 +253,7 @@ describe('calls and payloads', () => {
       },
     });
 
-    await client.bulkJobs(['pending', 'processing']);
+    await expect(client.bulkJobs(['pending', 'processing'])).resolves.toEqual([]);
     await client.bulkJobs();
     await client.generations(2, 10);
     await client.creditLog();
