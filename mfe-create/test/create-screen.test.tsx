@@ -2,7 +2,7 @@ import { act, fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { TEST_API } from '@productgen/mf-shared/test-support';
 import { MAX_POLLS } from '../src/single/progress';
-import { UNAVAILABLE_IMAGE } from '../src/single/ResultsPanel';
+import { UNAVAILABLE_IMAGE } from '../src/shared/images';
 import {
   ANALYSIS,
   GENERATION_UUID,
@@ -16,8 +16,8 @@ import {
   testUser,
 } from './support';
 
-jest.mock('../src/single/resize', () => ({
-  ...jest.requireActual('../src/single/resize'),
+jest.mock('../src/shared/resize', () => ({
+  ...jest.requireActual('../src/shared/resize'),
   resizeImageFile: jest.fn(async () => 'data:image/jpeg;base64,UkVTSVpFRA=='),
 }));
 

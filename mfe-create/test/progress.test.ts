@@ -1,13 +1,13 @@
 import {
   CREATIVE_PHRASES,
   MAX_POLLS,
-  fixesRunning,
   generationSettled,
   pickCreativePhrase,
   pollsExhausted,
   progressAfterPoll,
   progressText,
 } from '../src/single/progress';
+import { fixesRunning } from '../src/shared/images';
 
 describe('progressAfterPoll', () => {
   it.each([

@@ -1,5 +1,5 @@
-import { fitWithin, isImageFile } from '../src/single/resize';
-import { swipeDirection, swipeTarget } from '../src/single/swipe';
+import { fitWithin, isImageFile } from '../src/shared/resize';
+import { swipeDirection, swipeTarget } from '../src/shared/swipe';
 
 describe('fitWithin (1920×1080 box)', () => {
   it.each([

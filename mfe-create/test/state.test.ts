@@ -5,7 +5,6 @@ import {
   NO_IMAGE_MESSAGE,
   START_FAILED_MESSAGE,
   createButtonState,
-  defaultImageCount,
   imageCount,
   initialSingleState,
   isKnownCategory,
@@ -15,6 +14,7 @@ import {
   type SingleAction,
   type SingleState,
 } from '../src/single/state';
+import { defaultImageCount } from '../src/shared/choices';
 
 const ANALYSIS = { category: 'kitchen', object: 'coffee mug', generation_uuid: 'gen-analysis' };
 

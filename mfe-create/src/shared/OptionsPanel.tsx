@@ -1,7 +1,7 @@
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import type { StylePreset } from '@productgen/platform-client';
 import { Slider, Spinner } from '@productgen/ui-kit';
-import { MAX_IMAGES, MAX_PRESETS, MIN_IMAGES } from './state';
+import { MAX_IMAGES, MAX_PRESETS, MIN_IMAGES } from './choices';
 import styles from './OptionsPanel.module.css';
 
 export type PresetsLoad = { state: 'idle' | 'loading' | 'failed' } | { state: 'loaded'; presets: StylePreset[] };
@@ -13,13 +13,24 @@ export interface OptionsPanelProps {
   chosenPresetIds: readonly string[];
   onTogglePreset: (id: string) => void;
   disabled: boolean;
+  /** The slider's label: "Number of Images" (single) or per product (batch). */
+  countLabel?: string;
+  /** Shown when the user has no presets to offer. */
+  noPresetsNote?: string;
+  /** How a preset is named in the checklist (the batch adds its category). */
+  presetLabel?: (preset: StylePreset) => ReactNode;
 }
+
+const NO_PRESETS_FOR_CATEGORY =
+  'No presets for this category yet. Create images, then use Save Style Preset on one you like.';
 
 function PresetChecklist({
   presetsLoad,
   chosenPresetIds,
   onTogglePreset,
   disabled,
+  noPresetsNote = NO_PRESETS_FOR_CATEGORY,
+  presetLabel = (preset) => preset.preset_name,
 }: Omit<OptionsPanelProps, 'count' | 'onCount'>) {
   switch (presetsLoad.state) {
     case 'idle':
@@ -36,11 +47,7 @@ function PresetChecklist({
       break;
   }
   if (presetsLoad.presets.length === 0) {
-    return (
-      <p className={styles.note}>
-        No presets for this category yet. Create images, then use Save Style Preset on one you like.
-      </p>
-    );
+    return <p className={styles.note}>{noPresetsNote}</p>;
   }
   const limitReached = chosenPresetIds.length >= MAX_PRESETS;
   return (
@@ -57,7 +64,7 @@ function PresetChecklist({
                   disabled={disabled || (!checked && limitReached)}
                   onChange={() => onTogglePreset(preset.id)}
                 />
-                <span>{preset.preset_name}</span>
+                <span>{presetLabel(preset)}</span>
               </label>
             </li>
           );
@@ -72,7 +79,7 @@ function PresetChecklist({
 
 /** The collapsible Options panel: Number of Images and the "Use style presets" checklist. */
 export function OptionsPanel(props: OptionsPanelProps) {
-  const { count, onCount, chosenPresetIds, disabled } = props;
+  const { count, onCount, chosenPresetIds, disabled, countLabel = 'Number of Images' } = props;
   const [open, setOpen] = useState(true);
   const bodyId = useId();
   const presetsTitleId = useId();
@@ -93,7 +100,7 @@ export function OptionsPanel(props: OptionsPanelProps) {
       </button>
       <div id={bodyId} className={styles.body} hidden={!open}>
         <Slider
-          label="Number of Images"
+          label={countLabel}
           min={MIN_IMAGES}
           max={MAX_IMAGES}
           value={count}

@@ -27,8 +27,8 @@ export function isImageFile(file: Pick<File, 'type'>): boolean {
   return file.type.startsWith('image/');
 }
 
-/** Decodes the photo (EXIF orientation applied), draws it at the fitted size and encodes it as a JPEG data URL. */
-export async function resizeImageFile(file: Blob): Promise<string> {
+/** Decodes the photo (EXIF orientation applied) and draws it at the fitted size on a white canvas. */
+async function drawFitted(file: Blob): Promise<HTMLCanvasElement> {
   const bitmap = await createImageBitmap(file, { imageOrientation: 'from-image' });
   try {
     const size = fitWithin(bitmap);
@@ -41,8 +41,25 @@ export async function resizeImageFile(file: Blob): Promise<string> {
     context.fillStyle = '#ffffff';
     context.fillRect(0, 0, size.width, size.height);
     context.drawImage(bitmap, 0, 0, size.width, size.height);
-    return canvas.toDataURL('image/jpeg', UPLOAD_JPEG_QUALITY);
+    return canvas;
   } finally {
     bitmap.close();
   }
+}
+
+/** The photo resized for upload, as a JPEG data URL (the single tab sends it as base64). */
+export async function resizeImageFile(file: Blob): Promise<string> {
+  return (await drawFitted(file)).toDataURL('image/jpeg', UPLOAD_JPEG_QUALITY);
+}
+
+/** The photo resized for upload, as JPEG bytes (the batch tab zips them). */
+export async function resizeImageToJpeg(file: Blob): Promise<Blob> {
+  const canvas = await drawFitted(file);
+  return new Promise((resolve, reject) => {
+    canvas.toBlob(
+      (blob) => (blob ? resolve(blob) : reject(new Error('This browser could not encode the image.'))),
+      'image/jpeg',
+      UPLOAD_JPEG_QUALITY,
+    );
+  });
 }

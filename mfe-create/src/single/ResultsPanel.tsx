@@ -1,9 +1,9 @@
 import clsx from 'clsx';
 import { useId, useRef, type KeyboardEvent, type TouchEvent } from 'react';
 import type { GeneratedImage } from '@productgen/platform-client';
-import { Button, LinkButton, Spinner } from '@productgen/ui-kit';
-import { fixesRunning } from './progress';
-import { swipeDirection, swipeTarget } from './swipe';
+import { Button, LinkButton } from '@productgen/ui-kit';
+import { FixesOverlay, fixesRunning, loadableSrc } from '../shared/images';
+import { swipeDirection, swipeTarget } from '../shared/swipe';
 import styles from './ResultsPanel.module.css';
 
 export interface ResultsPanelProps {
@@ -19,36 +19,6 @@ export interface ResultsPanelProps {
   onSavePreset: (index: number) => void;
   /** The selected image finished loading (or failed to): the creation is fully on screen. */
   onImageShown: () => void;
-}
-
-// A plain tile in place of an image whose address cannot be used: one bad address neither breaks the screen nor
-// leaves the creation waiting for an image that never loads.
-export const UNAVAILABLE_IMAGE = `data:image/svg+xml,${encodeURIComponent(
-  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"><rect width="4" height="4" fill="#e5e7eb"/></svg>',
-)}`;
-
-function loadableSrc(imageSrc: (url: string) => string, url: string): string {
-  try {
-    return imageSrc(url);
-  } catch {
-    return UNAVAILABLE_IMAGE;
-  }
-}
-
-/** Shown over an image whose fixes (upscale, sharpening, watermark) are still running. */
-function FixesOverlay({ label, large = false }: { label: string; large?: boolean }) {
-  return (
-    <span className={styles.overlay} data-testid="fixes-overlay">
-      {large ? (
-        <span className={styles.overlayPill} role="status">
-          <Spinner size="sm" label={null} />
-          {label}
-        </span>
-      ) : (
-        <Spinner size="sm" label={label} />
-      )}
-    </span>
-  );
 }
 
 /** The large selected image with its actions, and the Variations list (side panel, or a strip on phones). */

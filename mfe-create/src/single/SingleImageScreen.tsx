@@ -1,18 +1,13 @@
 import clsx from 'clsx';
-import { useCallback, useEffect, useReducer, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import {
-  isApiError,
-  usePlatformClient,
-  useSession,
-  type Category,
-  type ImageAnalysis,
-} from '@productgen/platform-client';
+import { usePlatformClient, useSession, type Category, type ImageAnalysis } from '@productgen/platform-client';
 import { Button, ProgressBar } from '@productgen/ui-kit';
 import { SaveStylePresetDialog } from '../preset/SaveStylePresetDialog';
-import { OptionsPanel, type PresetsLoad } from './OptionsPanel';
+import { ErrorBox, SiteUrlTip, WatermarkNotice, apiMessage } from '../shared/messages';
+import { OptionsPanel, type PresetsLoad } from '../shared/OptionsPanel';
+import { isImageFile, resizeImageFile } from '../shared/resize';
 import { POLL_INTERVAL_MS, progressText } from './progress';
-import { isImageFile, resizeImageFile } from './resize';
 import { ResultsPanel } from './ResultsPanel';
 import {
   createButtonState,
@@ -27,18 +22,9 @@ import styles from './SingleImageScreen.module.css';
 
 export const OUT_OF_CREDITS_LABEL = 'Out of credits! Top up to keep the magic going.';
 export const CLICK_TO_START = 'Click to start!';
-export const SITE_URL_TOOLTIP = 'enter_site_url';
 export const NOT_AN_IMAGE_MESSAGE = 'Please choose an image file.';
 export const UNREADABLE_IMAGE_MESSAGE = 'This photo could not be read. Please choose another one.';
 export const ANALYSIS_FAILED_MESSAGE = 'We could not analyze this photo. Please try another one.';
-
-// The client's wording for a non-OK answer that carried no message of its own: not worth showing a seller.
-const GENERIC_FAILURE = /^Request failed with status \d+$/;
-
-/** The server's own message for an API failure; null lets the screen use its SPEC fallback text. */
-function apiMessage(error: unknown): string | null {
-  return isApiError(error) && error.error && !GENERIC_FAILURE.test(error.error) ? error.error : null;
-}
 
 function useCategories(): Category[] | null {
   const client = usePlatformClient();
@@ -83,19 +69,6 @@ function usePresets(categoryId: string | null, enabled: boolean, version: number
     };
   }, [client, categoryId, enabled, version]);
   return load;
-}
-
-function Notice({ tone, children, onDismiss }: { tone: 'info' | 'tip'; children: ReactNode; onDismiss?: () => void }) {
-  return (
-    <div className={clsx(styles.notice, styles[tone])} role="note">
-      <div className={styles.noticeText}>{children}</div>
-      {onDismiss && (
-        <button type="button" className={styles.noticeClose} aria-label="Dismiss tip" onClick={onDismiss}>
-          ×
-        </button>
-      )}
-    </div>
-  );
 }
 
 function EmptyStage({ analysis, count }: { analysis: ImageAnalysis | null; count: number }) {
@@ -146,7 +119,6 @@ function SingleImageFlow() {
   const [presetsVersion, setPresetsVersion] = useState(0);
   const [presetIndex, setPresetIndex] = useState<number | null>(null);
   const [settingsOpen, setSettingsOpen] = useState(true);
-  const [tipDismissed, setTipDismissed] = useState(false);
   const [shownGeneration, setShownGeneration] = useState<string | null>(null);
   const photoTokens = useRef(0);
 
@@ -245,38 +217,17 @@ function SingleImageFlow() {
     wasWorking.current = working;
   }, [client, working, generationUuid]);
 
-  const dismissTip = () => {
-    setTipDismissed(true);
-    client
-      .closeTooltip(SITE_URL_TOOLTIP)
-      .then(() => client.refreshUser())
-      // The tip is gone for this visit either way; the server will offer it again next time.
-      .catch(() => undefined);
-  };
-
   const hasImages = state.images.length > 0;
   const finalizing = state.finished && state.progress === 100 && hasImages && shownGeneration !== generationUuid;
   const showProgress = working || finalizing;
-  const showSiteTip = state.finished && !tipDismissed && user?.flags?.showSiteUrlTooltip === true;
+  const showSiteTip = state.finished && user?.flags?.showSiteUrlTooltip === true;
   const docked = working || hasImages;
   const selectedIndex = state.images.findIndex((image) => image.id === state.selectedId);
   const showHint = firstGeneration && !working && !hasImages;
 
   return (
     <div className={clsx(styles.screen, docked && styles.screenDocked)}>
-      {state.error && (
-        <div className={styles.errorBox} role="alert">
-          <span>{state.error}</span>
-          <button
-            type="button"
-            className={styles.errorClose}
-            aria-label="Dismiss error"
-            onClick={() => dispatch({ type: 'errorDismissed' })}
-          >
-            ×
-          </button>
-        </div>
-      )}
+      {state.error && <ErrorBox message={state.error} onDismiss={() => dispatch({ type: 'errorDismissed' })} />}
       <div className={styles.layout}>
         <section
           className={clsx(styles.settings, docked && styles.docked, !settingsOpen && styles.collapsed)}
@@ -368,18 +319,8 @@ function SingleImageFlow() {
           )}
           {((hasImages && state.hasWatermark) || showSiteTip) && (
             <div className={styles.notices}>
-              {hasImages && state.hasWatermark && (
-                <Notice tone="info">
-                  Images made with free credits carry a watermark. Buying any credit package removes it from your new
-                  creations. <a href="/pricing">See packages</a>
-                </Notice>
-              )}
-              {showSiteTip && (
-                <Notice tone="tip" onDismiss={dismissTip}>
-                  Tip: add your website URL in <a href="/settings">Settings</a> so new creations match the style of your
-                  shop.
-                </Notice>
-              )}
+              {hasImages && state.hasWatermark && <WatermarkNotice />}
+              {showSiteTip && <SiteUrlTip />}
             </div>
           )}
           {hasImages && generationUuid ? (

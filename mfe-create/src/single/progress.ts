@@ -1,5 +1,6 @@
 // The create screen's progress arithmetic and texts (SPEC §4, §9), kept pure so every step is testable.
 import type { GenerationStatus } from '@productgen/platform-client';
+import { fixesRunning } from '../shared/images';
 
 export const POLL_INTERVAL_MS = 2000;
 export const MAX_POLLS = 60;
@@ -40,11 +41,6 @@ export function progressText(progress: number, phrase: string): string {
   if (progress < 20) return 'Analyzing product...';
   if (progress < 100) return `${phrase}... ${Math.round(progress)}%`;
   return 'Finalizing...';
-}
-
-/** Any false entry in fixes_done means post-processing (upscale, watermark...) is still running. */
-export function fixesRunning(image: { metadata?: { fixes_done?: boolean[] } }): boolean {
-  return (image.metadata?.fixes_done ?? []).some((done) => !done);
 }
 
 /** Polling ends when the status is completed or failed and every image has finished its fixes. */

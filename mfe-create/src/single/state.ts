@@ -8,10 +8,8 @@ import {
   pollsExhausted,
   progressAfterPoll,
 } from './progress';
+import { chosenCount, defaultImageCount, togglePreset } from '../shared/choices';
 
-export const MIN_IMAGES = 1;
-export const MAX_IMAGES = 5;
-export const MAX_PRESETS = 5;
 export const FIRST_GENERATION_COUNT = 5;
 
 export const NO_IMAGE_MESSAGE = 'No image selected';
@@ -82,10 +80,6 @@ export type SingleAction =
   | { type: 'imageSelected'; id: string }
   | { type: 'errorDismissed' };
 
-function clamp(value: number, min: number, max: number): number {
-  return Math.min(max, Math.max(min, value));
-}
-
 /** The first image when nothing (or a vanished image) was selected; otherwise the selection stays. */
 export function keepSelection(images: readonly GeneratedImage[], selectedId: string | null): string | null {
   if (selectedId !== null && images.some((image) => image.id === selectedId)) return selectedId;
@@ -137,14 +131,9 @@ export function singleReducer(state: SingleState, action: SingleAction): SingleS
       if (action.token !== state.photoToken) return state;
       return { ...state, analysing: false, analysis: null, presetIds: [], error: action.error };
     case 'countChosen':
-      return { ...state, countChoice: clamp(Math.round(action.count), MIN_IMAGES, MAX_IMAGES) };
-    case 'presetToggled': {
-      if (state.presetIds.includes(action.id)) {
-        return { ...state, presetIds: state.presetIds.filter((id) => id !== action.id) };
-      }
-      if (state.presetIds.length >= MAX_PRESETS) return state;
-      return { ...state, presetIds: [...state.presetIds, action.id] };
-    }
+      return { ...state, countChoice: chosenCount(action.count) };
+    case 'presetToggled':
+      return { ...state, presetIds: togglePreset(state.presetIds, action.id) };
     case 'presetsAvailable':
       return { ...state, presetIds: state.presetIds.filter((id) => action.ids.includes(id)) };
     case 'startRequested':
@@ -197,11 +186,6 @@ export function imageCount({ firstGeneration, credits, countChoice, presetCount 
   if (firstGeneration) return FIRST_GENERATION_COUNT;
   if (presetCount > 0) return presetCount;
   return countChoice ?? defaultImageCount(credits);
-}
-
-/** SPEC §9: credits clamped to 1–5. */
-export function defaultImageCount(credits: number | null): number {
-  return clamp(Math.floor(credits ?? MAX_IMAGES), MIN_IMAGES, MAX_IMAGES);
 }
 
 export function isKnownCategory(categoryId: string | undefined, knownIds: readonly string[] | null): boolean {
