@@ -40,6 +40,8 @@ export interface ObjectStore {
   putObject(key: string, body: Buffer | Readable, options: PutOptions): Promise<{ etag: string }>;
   /** The object's bytes; a missing object is a 404 AppError. */
   getObjectStream(key: string): Promise<Readable>;
+  /** `length` bytes from `offset` (a ranged GET), for readers that seek, such as a zip's central directory. */
+  getObjectRange(key: string, offset: number, length: number): Promise<Readable>;
   /** The object's metadata, or null when it does not exist. */
   stat(key: string): Promise<ObjectInfo | null>;
   /** A time-limited GET URL; expirySeconds is required and bounded (see PRESIGN_LIMITS). */
@@ -130,6 +132,16 @@ export function createObjectStore(options: ObjectStoreOptions): ObjectStore {
       assertValidKey(key);
       try {
         return await client.getObject(bucket, key);
+      } catch (error) {
+        if (isNotFound(error)) throw AppError.notFound('Not Found', { bucket, key });
+        throw error;
+      }
+    },
+
+    async getObjectRange(key, offset, length) {
+      assertValidKey(key);
+      try {
+        return await client.getPartialObject(bucket, key, offset, length);
       } catch (error) {
         if (isNotFound(error)) throw AppError.notFound('Not Found', { bucket, key });
         throw error;

@@ -58,6 +58,12 @@ describe('createObjectStore (against the embedded S3 server)', () => {
     expect(await readAll(await store.getObjectStream('users/u1/b.txt'))).toBe('stream of text');
   });
 
+  it('reads a byte range of an object (a ranged GET)', async () => {
+    await store.putObject('ranges/digits.txt', Buffer.from('0123456789'), { contentType: 'text/plain' });
+    expect(await readAll(await store.getObjectRange('ranges/digits.txt', 3, 4))).toBe('3456');
+    expect(await readAll(await store.getObjectRange('ranges/digits.txt', 8, 2))).toBe('89');
+  });
+
   it('reports absent objects: stat → null, read → 404 AppError', async () => {
     expect(await store.stat('users/u1/missing.png')).toBeNull();
     const read = store.getObjectStream('users/u1/missing.png');
