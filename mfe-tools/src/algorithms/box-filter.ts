@@ -1,0 +1,32 @@
+/**
+ * Mean over a (2r+1)² window of every pixel of a single-channel float image, with the window clipped at the
+ * borders (divided by the pixels actually inside). Two running-sum passes: O(width × height) whatever r is.
+ */
+export function boxMean(source: Float32Array, width: number, height: number, radius: number): Float32Array {
+  const horizontal = new Float32Array(width * height);
+  for (let y = 0; y < height; y += 1) {
+    const row = y * width;
+    let sum = 0;
+    for (let x = 0; x <= Math.min(radius, width - 1); x += 1) sum += source[row + x];
+    for (let x = 0; x < width; x += 1) {
+      const first = Math.max(0, x - radius);
+      const last = Math.min(width - 1, x + radius);
+      horizontal[row + x] = sum / (last - first + 1);
+      if (x + radius + 1 < width) sum += source[row + x + radius + 1];
+      if (x - radius >= 0) sum -= source[row + x - radius];
+    }
+  }
+  const result = new Float32Array(width * height);
+  for (let x = 0; x < width; x += 1) {
+    let sum = 0;
+    for (let y = 0; y <= Math.min(radius, height - 1); y += 1) sum += horizontal[y * width + x];
+    for (let y = 0; y < height; y += 1) {
+      const first = Math.max(0, y - radius);
+      const last = Math.min(height - 1, y + radius);
+      result[y * width + x] = sum / (last - first + 1);
+      if (y + radius + 1 < height) sum += horizontal[(y + radius + 1) * width + x];
+      if (y - radius >= 0) sum -= horizontal[(y - radius) * width + x];
+    }
+  }
+  return result;
+}

@@ -1,0 +1,53 @@
+import { fillHoles, keepLargestComponents } from './components';
+import { guidedFilter } from './guided-filter';
+import { resizeBilinear } from './resample';
+
+/** SPEC §9: the model's mask is cut at 0.5. */
+export const MASK_THRESHOLD = 0.5;
+/** Regions smaller than this share of the largest one are specks, not the product. */
+const MIN_COMPONENT_FRACTION = 0.08;
+/** Alpha ramps from 0 to 1 across this band of the filtered mask around the threshold: a one-pixel soft edge. */
+const EDGE_RAMP = 0.1;
+
+export interface RefineOptions {
+  /** Guided-filter window radius at full size; default scales with the image (about 2 % of the long side). */
+  radius?: number;
+  epsilon?: number;
+}
+
+/**
+ * The segmentation model sees the photo at 320×320; its mask, stretched back to full size, is blurry and
+ * off by a few pixels, which shows as a halo of the old background. This makes the final alpha at full size:
+ * the upscaled mask is guided-filtered on the colour photo (edges snap to the photo's edges), cut at the
+ * threshold, only the product's large regions are kept, holes inside the product are filled, and a one-pixel
+ * ramp across the filtered edge keeps the outline smooth.
+ */
+export function refineMask(
+  rgba: Uint8ClampedArray | Uint8Array,
+  width: number,
+  height: number,
+  modelMask: Float32Array,
+  modelWidth: number,
+  modelHeight: number,
+  options: RefineOptions = {},
+): Uint8ClampedArray {
+  const radius = options.radius ?? Math.max(4, Math.round(Math.max(width, height) / 50));
+  const epsilon = options.epsilon ?? 1e-4;
+  const upscaled = resizeBilinear(modelMask, modelWidth, modelHeight, width, height);
+  const filtered = guidedFilter(rgba, upscaled, width, height, radius, epsilon);
+  const binary = new Uint8Array(width * height);
+  for (let i = 0; i < binary.length; i += 1) binary[i] = filtered[i] >= MASK_THRESHOLD ? 1 : 0;
+  const kept = keepLargestComponents(binary, width, height, MIN_COMPONENT_FRACTION);
+  const solid = fillHoles(kept, width, height);
+  const alpha = new Uint8ClampedArray(width * height);
+  for (let i = 0; i < alpha.length; i += 1) {
+    if (!solid[i]) continue;
+    if (!kept[i]) {
+      alpha[i] = 255; // a filled hole
+      continue;
+    }
+    const ramp = (filtered[i] - MASK_THRESHOLD) / EDGE_RAMP + 0.5;
+    alpha[i] = Math.round(255 * Math.min(1, Math.max(0.5, ramp)));
+  }
+  return alpha;
+}
