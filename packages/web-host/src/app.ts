@@ -1,0 +1,101 @@
+import { access, readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import express, { type Express } from 'express';
+import { createHttpApp, type Logger } from '@productgen/service-kit';
+import type { MicrofrontendHostConfig, ShellHostConfig } from './config';
+import { setCacheHeaders, setIsolationHeaders } from './headers';
+
+/** The path a microfrontend version is served at, on its own host and through the shell host alike. */
+export function versionedPath(name: string, version: string): string {
+  return `/mfe/${name}/${version}/`;
+}
+
+const FORWARDED_HEADERS = ['content-type', 'cache-control', 'etag', 'last-modified', 'cross-origin-resource-policy'];
+
+/** One microfrontend version: its build under /mfe/<name>/<version>/, and nothing else. */
+export function createMicrofrontendHost(config: MicrofrontendHostConfig, logger: Logger): Express {
+  const indexFile = path.join(config.STATIC_DIR, 'mf-manifest.json');
+  const app = createHttpApp({
+    name: `mfe-${config.MFE_NAME}`,
+    logger,
+    readiness: { build: () => access(indexFile) },
+  });
+  app.use(
+    versionedPath(config.MFE_NAME, config.MFE_VERSION),
+    express.static(config.STATIC_DIR, {
+      index: false,
+      setHeaders: (res, filePath) => {
+        setCacheHeaders(res, filePath);
+        // The shell's tool pages are cross-origin isolated (require-corp): they may load these files.
+        res.setHeader('Cross-Origin-Resource-Policy', 'same-site');
+      },
+    }),
+  );
+  return app.finalize();
+}
+
+export function createShellHost(config: ShellHostConfig, logger: Logger): Express {
+  const shellIndex = path.join(config.STATIC_DIR, 'index.html');
+  const app = createHttpApp({
+    name: 'shell',
+    logger,
+    readiness: { build: () => access(shellIndex), registry: () => access(config.REGISTRY_FILE) },
+  });
+  const runtimeConfig = {
+    apiBaseUrl: config.API_PUBLIC_URL,
+    googleClientId: config.GOOGLE_CLIENT_ID,
+    productName: config.PRODUCT_NAME,
+    devIdentityProvider: config.DEV_IDENTITY_PROVIDER && config.NODE_ENV !== 'production',
+  };
+
+  app.get('/runtime-config.json', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.json(runtimeConfig);
+  });
+  app.get('/remotes.json', async (_req, res) => {
+    // Read on every request: the registry is the release switch (a mounted ConfigMap or file).
+    const registry = JSON.parse(await readFile(config.REGISTRY_FILE, 'utf8')) as Record<string, string>;
+    res.setHeader('Cache-Control', 'no-cache');
+    res.json(registry);
+  });
+
+  const upstreamTemplate = config.MFE_UPSTREAM;
+  if (upstreamTemplate) {
+    app.get('/mfe/:name/:version/{*file}', async (req, res) => {
+      const { name, version } = req.params;
+      const base = upstreamTemplate.replaceAll('{name}', name).replaceAll('{version}', version.replaceAll('.', '-'));
+      const target = new URL(req.originalUrl, base);
+      try {
+        const upstream = await fetch(target, { signal: AbortSignal.timeout(config.UPSTREAM_TIMEOUT_MS) });
+        res.status(upstream.status);
+        for (const header of FORWARDED_HEADERS) {
+          const value = upstream.headers.get(header);
+          if (value) res.setHeader(header, value);
+        }
+        if (!upstream.body) {
+          res.end();
+          return;
+        }
+        Readable.fromWeb(upstream.body as import('node:stream/web').ReadableStream).pipe(res);
+      } catch (error) {
+        logger.warn({ err: error, upstream: target.origin }, 'microfrontend host did not answer');
+        res.status(502).type('text').send(`Microfrontend ${name} ${version} is not reachable.`);
+      }
+    });
+  }
+
+  app.use(express.static(config.STATIC_DIR, { index: false, setHeaders: setCacheHeaders }));
+  // Every page path is the shell's single-page app; it decides between a microfrontend and its not-found page.
+  app.get(/^[^.]*$/, (req, res) => {
+    if (!existsSync(shellIndex)) {
+      res.status(503).type('text').send('The web app is not built yet.');
+      return;
+    }
+    res.setHeader('Cache-Control', 'no-cache');
+    setIsolationHeaders(res, req.path, config.CROSS_ORIGIN_ISOLATED_PATHS);
+    res.sendFile(shellIndex);
+  });
+  return app.finalize();
+}

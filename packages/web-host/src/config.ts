@@ -1,0 +1,62 @@
+import { z } from 'zod';
+import { baseConfig, envFields, telemetryConfig } from '@productgen/service-kit';
+
+/** The tool pages run onnxruntime-web with threads, which needs a cross-origin isolated document. */
+export const TOOL_PATHS = [
+  '/image-resizer',
+  '/remove-background-shopify',
+  '/image-upscaler',
+  '/remove-object-from-photo',
+];
+
+const pathList = z
+  .string()
+  .transform((text) =>
+    text
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.string().startsWith('/', 'expected paths starting with /')));
+
+const common = {
+  ...baseConfig,
+  ...telemetryConfig,
+  PORT: envFields.port(8080),
+  HOST: envFields.nonEmpty().default('0.0.0.0'),
+  /** The built files this host serves (the shell's or one microfrontend's dist). */
+  STATIC_DIR: envFields.nonEmpty(),
+};
+
+/** A microfrontend host serves exactly one version of one microfrontend, at /mfe/<MFE_NAME>/<MFE_VERSION>/. */
+export const microfrontendHostConfigSchema = z.object({
+  ...common,
+  WEB_HOST_ROLE: z.literal('microfrontend'),
+  MFE_NAME: z.string().regex(/^[a-z][a-z0-9-]*$/, 'expected a microfrontend short name such as create'),
+  MFE_VERSION: z.string().regex(/^[0-9A-Za-z.+-]+$/, 'expected a version such as 1.4.0'),
+});
+
+/**
+ * The shell host: the shell, /runtime-config.json, the registry /remotes.json (a file, re-read on every request,
+ * so changing one entry releases or rolls back a microfrontend) and, when MFE_UPSTREAM is set, /mfe/<name>/<version>/
+ * forwarded to the host of that version (`{name}` and `{version}` are filled in), so the browser sees one origin.
+ */
+export const shellHostConfigSchema = z.object({
+  ...common,
+  WEB_HOST_ROLE: z.literal('shell'),
+  REGISTRY_FILE: envFields.nonEmpty(),
+  MFE_UPSTREAM: z
+    .string()
+    .regex(/^https?:\/\/.*\{name\}/, 'expected a URL template with {name}, such as http://mfe-{name}:8080')
+    .optional(),
+  UPSTREAM_TIMEOUT_MS: envFields.positiveInt(10_000),
+  API_PUBLIC_URL: envFields.httpUrl(),
+  GOOGLE_CLIENT_ID: z.string().default(''),
+  PRODUCT_NAME: envFields.nonEmpty().default('ProductGen'),
+  /** Shows the built-in dev identity provider's sign-in; never in production (it is refused there). */
+  DEV_IDENTITY_PROVIDER: envFields.boolean(false),
+  CROSS_ORIGIN_ISOLATED_PATHS: pathList.default(TOOL_PATHS),
+});
+
+export type ShellHostConfig = z.output<typeof shellHostConfigSchema>;
+export type MicrofrontendHostConfig = z.output<typeof microfrontendHostConfigSchema>;

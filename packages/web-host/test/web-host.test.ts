@@ -1,0 +1,110 @@
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { createLogger } from '@productgen/service-kit';
+import { ROUTE_TABLE } from '../../mf-shared/src/routes';
+import {
+  TOOL_PATHS,
+  createMicrofrontendHost,
+  createShellHost,
+  microfrontendHostConfigSchema,
+  shellHostConfigSchema,
+} from '../src';
+
+const logger = createLogger({ service: 'web-host-test', level: 'silent' });
+const servers: http.Server[] = [];
+
+async function listen(app: http.RequestListener): Promise<string> {
+  const server = http.createServer(app);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+let root: string;
+let shellUrl: string;
+let registryFile: string;
+
+beforeAll(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), 'web-host-'));
+  const mfeDist = path.join(root, 'mfe-create');
+  const shellDist = path.join(root, 'shell');
+  await mkdir(mfeDist, { recursive: true });
+  await mkdir(shellDist, { recursive: true });
+  await writeFile(path.join(mfeDist, 'mf-manifest.json'), '{"name":"mfe_create"}');
+  await writeFile(path.join(mfeDist, 'main.0123456789abcdef01.js'), 'export {}');
+  await writeFile(path.join(shellDist, 'index.html'), '<!doctype html><title>shell</title>');
+  registryFile = path.join(root, 'remotes.json');
+  await writeFile(registryFile, JSON.stringify({ mfe_create: '/mfe/create/1.0.0/mf-manifest.json' }));
+
+  const mfeConfig = microfrontendHostConfigSchema.parse({
+    WEB_HOST_ROLE: 'microfrontend',
+    STATIC_DIR: mfeDist,
+    MFE_NAME: 'create',
+    MFE_VERSION: '1.0.0',
+  });
+  const mfeUrl = await listen(createMicrofrontendHost(mfeConfig, logger));
+  const shellConfig = shellHostConfigSchema.parse({
+    WEB_HOST_ROLE: 'shell',
+    STATIC_DIR: shellDist,
+    REGISTRY_FILE: registryFile,
+    // One host here serves every name; the request path replaces the template's path.
+    MFE_UPSTREAM: `${mfeUrl}/{name}`,
+    API_PUBLIC_URL: 'http://api.example.test',
+  });
+  shellUrl = await listen(createShellHost(shellConfig, logger));
+});
+
+afterAll(async () => {
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  await rm(root, { recursive: true, force: true });
+});
+
+test('the shell host forwards a microfrontend version to its host with the cache rules of each file', async () => {
+  const manifest = await fetch(`${shellUrl}/mfe/create/1.0.0/mf-manifest.json`);
+  expect(manifest.status).toBe(200);
+  expect(manifest.headers.get('cache-control')).toBe('no-cache');
+  expect(await manifest.json()).toEqual({ name: 'mfe_create' });
+  const chunk = await fetch(`${shellUrl}/mfe/create/1.0.0/main.0123456789abcdef01.js`);
+  expect(chunk.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  expect(chunk.headers.get('cross-origin-resource-policy')).toBe('same-site');
+  // A version this host does not serve is not found, not some other version.
+  expect((await fetch(`${shellUrl}/mfe/create/2.0.0/mf-manifest.json`)).status).toBe(404);
+});
+
+test('changing the one registry entry is seen on the next request', async () => {
+  expect(await (await fetch(`${shellUrl}/remotes.json`)).json()).toEqual({
+    mfe_create: '/mfe/create/1.0.0/mf-manifest.json',
+  });
+  await writeFile(registryFile, JSON.stringify({ mfe_create: '/mfe/create/1.1.0/mf-manifest.json' }));
+  const next = await fetch(`${shellUrl}/remotes.json`);
+  expect(next.headers.get('cache-control')).toBe('no-cache');
+  expect(await next.json()).toEqual({ mfe_create: '/mfe/create/1.1.0/mf-manifest.json' });
+});
+
+test('tool pages are cross-origin isolated, other pages are not', async () => {
+  const tool = await fetch(`${shellUrl}/image-upscaler`);
+  expect(tool.status).toBe(200);
+  expect(tool.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+  expect(tool.headers.get('cross-origin-embedder-policy')).toBe('require-corp');
+  const pricing = await fetch(`${shellUrl}/pricing`);
+  expect(await pricing.text()).toContain('<title>shell</title>');
+  expect(pricing.headers.get('cross-origin-embedder-policy')).toBeNull();
+});
+
+test('the runtime config never offers the dev identity provider in production', async () => {
+  const config = await (await fetch(`${shellUrl}/runtime-config.json`)).json();
+  expect(config).toEqual({
+    apiBaseUrl: 'http://api.example.test',
+    googleClientId: '',
+    productName: 'ProductGen',
+    devIdentityProvider: false,
+  });
+});
+
+test('the isolated paths are exactly the tool routes of the route table', () => {
+  const toolRoutes = ROUTE_TABLE.filter((route) => route.owner === 'mfe_tools').map((route) => route.path);
+  expect([...TOOL_PATHS].sort()).toEqual(toolRoutes.sort());
+});
