@@ -229,6 +229,25 @@ describe.each(conformanceTargets())('MongoDB conformance through mongoose: %s', 
       });
     });
 
+    it('upserts when the query has a range condition: the update still builds the inserted document', async () => {
+      const first = await coll().updateOne(
+        { _id: 'slot-1' as never, at: { $lt: 5 } },
+        { $set: { at: 7, holder: 'a' }, $setOnInsert: { owner: 'u' } },
+        { upsert: true },
+      );
+      expect(first).toMatchObject({ upsertedCount: 1, upsertedId: 'slot-1' });
+      expect(await coll().findOne({ _id: 'slot-1' as never })).toEqual({
+        _id: 'slot-1',
+        at: 7,
+        holder: 'a',
+        owner: 'u',
+      });
+      // Taken (at is not below 5): the upsert's insert collides with the existing _id.
+      await expect(
+        coll().updateOne({ _id: 'slot-1' as never, at: { $lt: 5 } }, { $set: { at: 8 } }, { upsert: true }),
+      ).rejects.toMatchObject({ code: 11000 });
+    });
+
     it('updates array elements selected by arrayFilters and the positional operator', async () => {
       const { insertedId } = await coll().insertOne({ grades: [{ g: 80 }, { g: 95 }, { g: 60 }] });
       await coll().updateOne(

@@ -107,7 +107,10 @@ export function applyUpdate(doc: Doc, update: UpdateSpec, options: ApplyUpdateOp
     next = cloneValue(doc);
     if (Object.keys(operators).length > 0) {
       assertNumericOperands(next, operators);
-      applyOperators(next, operators, options.arrayFilters, options.query, { cloneMode: 'deep' });
+      // mingo applies nothing to a document the condition rejects; an upsert's seed keeps only the query's
+      // equalities, so a range condition (`{n: {$lt: 5}}`) would reject it: mongod applies the update regardless.
+      const condition = options.inserting ? {} : options.query;
+      applyOperators(next, operators, options.arrayFilters, condition, { cloneMode: 'deep' });
     }
   }
   if (!options.inserting && keyOf(next._id) !== keyOf(doc._id)) {
