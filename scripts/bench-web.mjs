@@ -1,0 +1,110 @@
+#!/usr/bin/env node
+// npm run bench:web: Lighthouse (mobile preset, simulated throttling) on the landing page, one category page and
+// /pricing of the platform as `npm start` runs it. Prints performance, LCP, CLS, SEO and accessibility per page and
+// the compressed JavaScript bytes the landing page downloads. Against BENCH_WEB_URL when set, otherwise it starts
+// the built platform (packages/devstack/dist/main.js) on free ports with a temporary data directory.
+// Debian's Chromium is driven offline; nothing is downloaded.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const PAGES = ['/', '/fashion-product-photos', '/pricing'];
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function startPlatform() {
+  const launcher = path.join(repoRoot, 'packages/devstack/dist/main.js');
+  if (!existsSync(launcher)) throw new Error('The platform is not built: run `npm run build` first.');
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'productgen-bench-web-'));
+  const [webPort, apiPort] = [await freePort(), await freePort()];
+  const child = spawn(process.execPath, [launcher], {
+    cwd: repoRoot,
+    env: { ...process.env, DATA_DIR: dataDir, WEB_PORT: String(webPort), API_PORT: String(apiPort), LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  await new Promise((resolve, reject) => {
+    const onData = (chunk) => {
+      output += chunk.toString();
+      if (output.includes('is running')) resolve();
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`the platform exited with ${code}:\n${output}`)));
+  });
+  return {
+    url: `http://localhost:${webPort}`,
+    async stop() {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGINT');
+      await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function scriptBytes(lhr) {
+  const requests = lhr.audits['network-requests']?.details?.items ?? [];
+  return requests
+    .filter((request) => request.resourceType === 'Script')
+    .reduce((sum, request) => sum + (request.transferSize ?? 0), 0);
+}
+
+async function main() {
+  const platform = process.env.BENCH_WEB_URL ? null : await startPlatform();
+  const baseUrl = process.env.BENCH_WEB_URL ?? platform.url;
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROMIUM,
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+  try {
+    const rows = [];
+    let landingScriptBytes = 0;
+    for (const page of PAGES) {
+      const { lhr } = await lighthouse(`${baseUrl}${page}`, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance', 'seo', 'accessibility'],
+      });
+      const score = (category) => Math.round((lhr.categories[category]?.score ?? 0) * 100);
+      rows.push({
+        page,
+        performance: score('performance'),
+        'LCP (s)': Number((lhr.audits['largest-contentful-paint'].numericValue / 1000).toFixed(2)),
+        CLS: Number(lhr.audits['cumulative-layout-shift'].numericValue.toFixed(3)),
+        SEO: score('seo'),
+        accessibility: score('accessibility'),
+        'JS (KB, compressed)': Math.round(scriptBytes(lhr) / 1024),
+      });
+      if (page === '/') landingScriptBytes = scriptBytes(lhr);
+      if (lhr.runtimeError) console.error(`${page}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+    }
+    console.table(rows);
+    console.log(`landing page JavaScript, compressed: ${Math.round(landingScriptBytes / 1024)} KB`);
+  } finally {
+    await chrome.kill();
+    await platform?.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
