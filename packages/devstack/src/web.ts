@@ -1,7 +1,8 @@
 import { cp, mkdir, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import express, { type Express, type Response } from 'express';
+import express, { type Express } from 'express';
+import { setCacheHeaders, setIsolationHeaders, TOOL_PATHS } from '@productgen/web-host';
 
 /**
  * The static web origin of embedded mode: the shell at `/`, every microfrontend under a versioned path, and the
@@ -22,23 +23,6 @@ export interface RuntimeConfig {
   googleClientId: string;
   productName: string;
   devIdentityProvider: boolean;
-}
-
-const HASHED_FILE = /\.[0-9a-f]{16,}\.(js|css)$/;
-/** Entry documents must be revalidated so a new registry entry or shell build is seen at once. */
-const ENTRY_FILES = new Set([
-  'index.html',
-  'mf-manifest.json',
-  'remoteEntry.js',
-  'remotes.json',
-  'runtime-config.json',
-]);
-
-function setCacheHeaders(res: Response, filePath: string): void {
-  const name = path.basename(filePath);
-  if (HASHED_FILE.test(name)) res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-  else if (ENTRY_FILES.has(name)) res.setHeader('Cache-Control', 'no-cache');
-  else res.setHeader('Cache-Control', 'public, max-age=3600');
 }
 
 export function versionedPath(shortName: string, version: string): string {
@@ -121,7 +105,10 @@ export function createWebApp(options: WebAppOptions): Express {
   app.use('/mfe', express.static(path.join(options.webRoot, 'mfe'), { index: false, setHeaders: setCacheHeaders }));
   app.use(express.static(options.shellDistDir, { index: false, setHeaders: setCacheHeaders }));
   // Every page path is the shell's single-page app; it decides between a microfrontend and its not-found page.
-  app.get(/^[^.]*$/, (_req, res) => {
+  app.get(/^[^.]*$/, (req, res) => {
+    // The free tools run threaded WASM inference, which needs a cross-origin isolated document (same rules as
+    // distributed mode's shell host).
+    setIsolationHeaders(res, req.path, TOOL_PATHS);
     if (!existsSync(shellIndex)) {
       res.status(503).type('text').send('The web app is not built yet: run `npm run build` and start again.');
       return;
