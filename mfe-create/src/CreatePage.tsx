@@ -4,6 +4,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { routeEntry, usePageMeta } from '@productgen/mf-shared';
 import { useSession } from '@productgen/platform-client';
 import { Button, Spinner } from '@productgen/ui-kit';
+import { BatchScreen } from './batch/BatchScreen';
 import { SingleImageScreen } from './single/SingleImageScreen';
 import styles from './CreatePage.module.css';
 
@@ -18,10 +19,6 @@ const TABS: readonly { id: CreateTab; label: string }[] = [
   { id: 'single', label: 'Single Image' },
   { id: 'batch', label: 'Batch Create' },
 ];
-
-export const BATCH_DESCRIPTION =
-  'Batch Create turns up to 200 product photos, or one zip file of them, into styled images in a single job ' +
-  'that you follow on its job page and download all at once.';
 
 /** /productgen: the create screen with its Single Image and Batch Create tabs. */
 export function CreatePage() {
@@ -47,7 +44,7 @@ export function CreatePage() {
         </div>
         {tab === 'batch' && (
           <div className={styles.panel} role="tabpanel" id="create-batch">
-            <p className={styles.batchText}>{BATCH_DESCRIPTION}</p>
+            <BatchScreen resetKey={resetKey} />
           </div>
         )}
       </>
@@ -91,7 +88,7 @@ export function CreatePage() {
             </button>
           ))}
         </div>
-        {user && tab === 'single' && (
+        {user && (
           <Button variant="ghost" size="sm" onClick={() => setResetKey((key) => key + 1)}>
             Start over
           </Button>

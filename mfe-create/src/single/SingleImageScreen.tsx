@@ -1,12 +1,13 @@
 import clsx from 'clsx';
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { usePlatformClient, useSession, type Category, type ImageAnalysis } from '@productgen/platform-client';
+import { usePlatformClient, useSession, type ImageAnalysis } from '@productgen/platform-client';
 import { Button, ProgressBar } from '@productgen/ui-kit';
 import { SaveStylePresetDialog } from '../preset/SaveStylePresetDialog';
 import { ErrorBox, SiteUrlTip, WatermarkNotice, apiMessage } from '../shared/messages';
 import { OptionsPanel, type PresetsLoad } from '../shared/OptionsPanel';
 import { isImageFile, resizeImageFile } from '../shared/resize';
+import { useCategories } from '../shared/useCategories';
 import { POLL_INTERVAL_MS, progressText } from './progress';
 import { ResultsPanel } from './ResultsPanel';
 import {
@@ -25,23 +26,6 @@ export const CLICK_TO_START = 'Click to start!';
 export const NOT_AN_IMAGE_MESSAGE = 'Please choose an image file.';
 export const UNREADABLE_IMAGE_MESSAGE = 'This photo could not be read. Please choose another one.';
 export const ANALYSIS_FAILED_MESSAGE = 'We could not analyze this photo. Please try another one.';
-
-function useCategories(): Category[] | null {
-  const client = usePlatformClient();
-  const [categories, setCategories] = useState<Category[] | null>(null);
-  useEffect(() => {
-    let active = true;
-    client
-      .categories()
-      .then((list) => active && Array.isArray(list) && setCategories(list))
-      // Without the list the category id is shown as is; analysis still decides what is known.
-      .catch(() => undefined);
-    return () => {
-      active = false;
-    };
-  }, [client]);
-  return categories;
-}
 
 function usePresets(categoryId: string | null, enabled: boolean, version: number): PresetsLoad {
   const client = usePlatformClient();

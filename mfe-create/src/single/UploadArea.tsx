@@ -12,7 +12,7 @@ export interface UploadAreaProps {
   onFile: (file: File) => void;
 }
 
-function UploadIcon() {
+export function UploadIcon() {
   return (
     <svg className={styles.icon} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
       <path
