@@ -5,6 +5,7 @@ import { errorHandler } from './error-handler';
 import { checkReadiness, type ReadinessCheck } from './health';
 import { routeNotMatched, trackAllowedMethods } from './router';
 import { traceRequests } from './request-tracing';
+import { recordHttpMetrics } from './metrics';
 import { installContextPropagation } from './telemetry';
 
 export interface HttpAppOptions {
@@ -41,6 +42,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   trackAllowedMethods(app.router);
 
   app.use(traceRequests());
+  app.use(recordHttpMetrics());
   app.use(
     pinoHttp({
       logger: logger.child({ component: 'http', app: options.name }),

@@ -63,3 +63,10 @@ export {
   type PutOptions,
 } from './object-store';
 export { runServiceProcess, type ServiceProcessConfig, type ServiceProcessContext } from './service-process';
+export {
+  instrumentBus,
+  metricsConfig,
+  metricsRegistry,
+  recordHttpMetrics,
+  serveOperations,
+} from './metrics';

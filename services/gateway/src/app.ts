@@ -9,7 +9,14 @@ import {
   type ApiRoute,
   type ClientConfig,
 } from '@productgen/contracts';
-import { AppError, checkReadiness, errorHandler, traceRequests, type Logger } from '@productgen/service-kit';
+import {
+  AppError,
+  checkReadiness,
+  errorHandler,
+  recordHttpMetrics,
+  traceRequests,
+  type Logger,
+} from '@productgen/service-kit';
 import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { GatewayConfig } from './config';
@@ -239,6 +246,7 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
   app.set('trust proxy', config.TRUST_PROXY);
 
   app.use(traceRequests());
+  app.use(recordHttpMetrics());
   app.use(
     pinoHttp({
       logger: logger.child({ component: 'http', app: 'gateway' }),

@@ -4,13 +4,17 @@ import {
   exitOnConfigError,
   initTelemetry,
   loadConfigOrExit,
+  metricsConfig,
+  serveOperations,
 } from '@productgen/service-kit';
+import { z } from 'zod';
 import { gatewayConfigSchema, listenPort } from './config';
 import { createGateway } from './service';
 
 /** Distributed-mode entry: the gateway alone in its process. */
 async function main(): Promise<void> {
   const config = loadConfigOrExit(gatewayConfigSchema);
+  const { METRICS_PORT } = loadConfigOrExit(z.object(metricsConfig));
   const logger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
   const telemetry = initTelemetry({
     serviceName: config.OTEL_SERVICE_NAME ?? 'gateway',
@@ -22,6 +26,7 @@ async function main(): Promise<void> {
   lifecycle.onShutdown('telemetry', () => telemetry.shutdown());
   lifecycle.onShutdown('gateway', () => gateway.stop());
   lifecycle.handleSignals();
+  await serveOperations(lifecycle, { port: METRICS_PORT, host: config.HOST, logger });
   await lifecycle.serve(gateway.app, listenPort(config), config.HOST);
 }
 
