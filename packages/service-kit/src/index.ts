@@ -53,7 +53,7 @@ export {
   type InternalRequestOptions,
   type QueryValue,
 } from './http-client';
-export { connectMongo, redactUrl, type MongoHandle, type MongoOptions } from './mongo';
+export { connectMongo, isDuplicateKeyError, redactUrl, type MongoHandle, type MongoOptions } from './mongo';
 export {
   PRESIGN_LIMITS,
   createObjectStore,

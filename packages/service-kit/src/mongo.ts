@@ -18,6 +18,11 @@ export interface MongoHandle {
   close(): Promise<void>;
 }
 
+/** MongoDB's duplicate key error (11000): a unique key already taken, the answer idempotent writes rely on. */
+export function isDuplicateKeyError(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000;
+}
+
 /** The URL without its password, safe for logs and error messages. */
 export function redactUrl(url: string): string {
   try {

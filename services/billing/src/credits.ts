@@ -12,12 +12,11 @@ import { AppError } from '@productgen/service-kit';
 import { OperationBusyError, OperationConflictError, type Ledger } from './data/ledger';
 import type { EntryDocument, RefundRequestDocument } from './data/models';
 import { planImageRefund, planReservation, planSignupBonus, sourceRefs } from './domain/ledger';
+import type { RefundSlots } from './data/refund-slots';
 import {
   ALREADY_REFUNDED_MESSAGE,
   REFUND_NOT_FOUND_MESSAGE,
-  isRefundAllowed,
   refundLimitMessage,
-  refundWindowStart,
   type RefundLimit,
 } from './domain/refund-policy';
 
@@ -26,6 +25,7 @@ export class CreditService {
   constructor(
     private readonly ledger: Ledger,
     private readonly refundRequests: Model<RefundRequestDocument>,
+    private readonly refundSlots: RefundSlots,
     private readonly refundLimit: RefundLimit,
     private readonly now: () => Date,
   ) {}
@@ -71,18 +71,24 @@ export class CreditService {
     if (!charge) throw AppError.notFound(REFUND_NOT_FOUND_MESSAGE);
     const refundRef = sourceRefs.refund(generationUuid, imageIndex);
     if (await this.ledger.hasEntry(refundRef)) throw AppError.conflict(ALREADY_REFUNDED_MESSAGE);
-    const granted = await this.ledger.countEntriesSince(
-      userId,
-      'user_refund',
-      refundWindowStart(this.refundLimit, this.now()),
-    );
-    if (!isRefundAllowed(this.refundLimit, granted))
-      throw AppError.tooManyRequests(refundLimitMessage(this.refundLimit));
+    // The slot is taken before the refund is applied, so concurrent requests can never exceed the limit.
+    const slot = await this.refundSlots.take(userId, refundRef, this.now());
+    if (!slot) throw AppError.tooManyRequests(refundLimitMessage(this.refundLimit));
 
-    const outcome = await withLedgerErrors(() =>
-      this.ledger.apply(planImageRefund(userId, generationUuid, imageIndex, 'user')),
-    );
-    if (outcome.status !== 'applied' || outcome.replay) throw AppError.conflict(ALREADY_REFUNDED_MESSAGE);
+    let outcome;
+    try {
+      outcome = await withLedgerErrors(() =>
+        this.ledger.apply(planImageRefund(userId, generationUuid, imageIndex, 'user')),
+      );
+    } catch (error) {
+      await this.refundSlots.giveBack(slot, refundRef);
+      throw error;
+    }
+    if (outcome.status !== 'applied' || outcome.replay) {
+      // Someone refunded this image meanwhile (the user twice, or the generation service): nothing was granted.
+      await this.refundSlots.giveBack(slot, refundRef);
+      throw AppError.conflict(ALREADY_REFUNDED_MESSAGE);
+    }
     await this.refundRequests.updateOne(
       { _id: refundRef },
       {

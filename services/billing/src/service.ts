@@ -7,6 +7,7 @@ import { paymentProviderKind, type BillingConfig } from './config';
 import { CreditService } from './credits';
 import { Ledger } from './data/ledger';
 import { createModels } from './data/models';
+import { RefundSlots } from './data/refund-slots';
 import { refundLimitFromHours } from './domain/refund-policy';
 import { subscribeConsumers } from './messaging/consumers';
 import { balanceChangedPublisher, paymentCompletedPublisher } from './messaging/publishers';
@@ -56,10 +57,12 @@ export async function createBillingService(deps: BillingServiceDeps): Promise<Bi
     logger,
     publish: balanceChangedPublisher(bus, now),
   });
+  const refundLimit = refundLimitFromHours(config.REFUND_LIMIT_PER_WINDOW, config.REFUND_LIMIT_WINDOW_HOURS);
   const credits = new CreditService(
     ledger,
     models.refundRequests,
-    refundLimitFromHours(config.REFUND_LIMIT_PER_WINDOW, config.REFUND_LIMIT_WINDOW_HOURS),
+    new RefundSlots(models.refundSlots, refundLimit),
+    refundLimit,
     now,
   );
 

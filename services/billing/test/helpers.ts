@@ -15,7 +15,14 @@ import {
 import { topics } from '@productgen/contracts';
 import { startEmbeddedMongo, type EmbeddedMongo } from '@productgen/embedded-mongo';
 import { createLogger, loadConfig } from '@productgen/service-kit';
-import { billingConfigSchema, createBillingService, type BillingService, type BillingServiceDeps } from '../src';
+import {
+  DEV_CHECKOUT_WEBHOOK_SECRET,
+  billingConfigSchema,
+  createBillingService,
+  signLikeStripe,
+  type BillingService,
+  type BillingServiceDeps,
+} from '../src';
 
 export const silentLogger = createLogger({ service: 'billing-test', level: 'silent' });
 export const HOUR_MS = 60 * 60 * 1000;
@@ -71,6 +78,8 @@ export interface TestService {
   clock: TestClock;
   /** Base URL of the service listening on a loopback port. */
   url: string;
+  /** Every credits.balance_changed the service published from the first call on (one subscription, made then). */
+  balanceChanges(): Promise<BusMessage[]>;
   close(): Promise<void>;
 }
 
@@ -106,6 +115,7 @@ export async function startTestService(mongo: MongoFixture, options: TestService
   const server = http.createServer(service.app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  let balanceChanges: Promise<BusMessage[]> | undefined;
   return {
     service,
     connection,
@@ -113,6 +123,10 @@ export async function startTestService(mongo: MongoFixture, options: TestService
     broker,
     clock,
     url: `http://127.0.0.1:${port}`,
+    balanceChanges: () =>
+      (balanceChanges ??= collectMessages(bus, `billing-test.balance-changes.${randomUUID()}`, [
+        topics.creditsBalanceChanged,
+      ])),
     async close() {
       await new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -218,11 +232,65 @@ export async function giveBack(
   });
 }
 
+/**
+ * A paid checkout of `packageId` for the user, delivered as the payment provider delivers it: a signed
+ * checkout.session.completed on the webhook. The same `sessionId` again is the provider retrying its webhook.
+ */
+export async function topUp(
+  service: TestService,
+  userId: string,
+  packageId: 1 | 2 | 3 = 1,
+  sessionId = `cs_test_${randomBytes(8).toString('hex')}`,
+): Promise<void> {
+  const payload = JSON.stringify({
+    id: `evt_${randomBytes(6).toString('hex')}`,
+    type: 'checkout.session.completed',
+    data: { object: { id: sessionId, payment_status: 'paid', metadata: { userId, packageId: String(packageId) } } },
+  });
+  const response = await fetch(`${service.url}/payments/webhook`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'stripe-signature': signLikeStripe(payload, DEV_CHECKOUT_WEBHOOK_SECRET, service.clock.now()),
+    },
+    body: payload,
+  });
+  expect(response.status).toBe(200);
+}
+
+/**
+ * Waits until billing published credits.balance_changed with this balance for the user, as auth waits for it. The
+ * ledger publishes it once the operation has completed, entries included; the account's balance alone moves a
+ * moment before the entries appear (the ledger's stated invariant, data/ledger.ts), so it is not what to wait for.
+ */
+export async function waitForBalanceMessage(
+  service: TestService,
+  userId: string,
+  balance: number,
+  what: string,
+): Promise<void> {
+  const messages = await service.balanceChanges();
+  await waitFor(
+    () =>
+      messages.some((message) => {
+        const payload = message.payload as { userId: string; balance: number };
+        return payload.userId === userId && payload.balance === balance;
+      }),
+    what,
+  );
+}
+
+/** A new user whose 10 signup credits have been granted completely (balance and entry). */
+export async function signedUpUser(service: TestService, userId: string = newUserId()): Promise<string> {
+  await service.balanceChanges();
+  await grantSignupBonus(service.bus, userId);
+  await waitForBalanceMessage(service, userId, 10, 'the signup bonus');
+  return userId;
+}
+
 /** A user with exactly `credits` (at most 10): the signup bonus, then a reservation of the rest. */
 export async function userWithCredits(service: TestService, credits: number): Promise<string> {
-  const userId = newUserId();
-  await grantSignupBonus(service.bus, userId);
-  await waitFor(async () => (await balanceOf(service, userId)) === 10, 'the signup bonus');
+  const userId = await signedUpUser(service);
   if (credits < 10) expect((await reserve(service, userId, 10 - credits)).status).toBe(200);
   return userId;
 }

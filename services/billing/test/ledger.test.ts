@@ -4,6 +4,7 @@ import { SIGNUP_BONUS_DESCRIPTION, sumOfEntries } from '../src';
 import { CreditService } from '../src/credits';
 import { Ledger } from '../src/data/ledger';
 import { createModels } from '../src/data/models';
+import { RefundSlots } from '../src/data/refund-slots';
 import { userSignedUpHandler } from '../src/messaging/consumers';
 import {
   MongoFixture,
@@ -17,8 +18,10 @@ import {
   reserve,
   silentLogger,
   startTestService,
+  topUp,
   userWithCredits,
   waitFor,
+  waitForBalanceMessage,
   type TestService,
 } from './helpers';
 
@@ -40,10 +43,12 @@ beforeAll(async () => {
     logger: silentLogger,
     publish: async () => {},
   });
+  const refundLimit = { maxRefunds: 5, windowMs: 86_400_000 };
   const instance = new CreditService(
     ledger,
     models.refundRequests,
-    { maxRefunds: 5, windowMs: 86_400_000 },
+    new RefundSlots(models.refundSlots, refundLimit),
+    refundLimit,
     () => new Date(),
   );
   credits = () => instance;
@@ -57,8 +62,9 @@ afterAll(async () => {
 describe('signup bonus', () => {
   it('grants 10 credits once per user, however often user.signed_up arrives', async () => {
     const userId = newUserId();
+    await billing.balanceChanges();
     await Promise.all([grantSignupBonus(billing.bus, userId), grantSignupBonus(billing.bus, userId)]);
-    await waitFor(async () => (await balanceOf(billing, userId)) === 10, 'the signup bonus');
+    await waitForBalanceMessage(billing, userId, 10, 'the signup bonus');
     // Republished under new message ids (auth retrying after a crash), handled concurrently: still once.
     const handle = userSignedUpHandler(credits(), silentLogger);
     const payload = { userId, email: 'again@example.com', name: 'Again', ref_code: null, at: new Date().toISOString() };
@@ -89,6 +95,36 @@ describe('signup bonus', () => {
   });
 });
 
+describe('what a reader of the ledger can rely on', () => {
+  it('credits.balance_changed is published only after the entries it counts: on receipt they add up to it', async () => {
+    // A consumer in the place of auth: on each message it reads the user's entries and keeps what they sum to.
+    const seen: { balance: number; sumOfEntries: number }[] = [];
+    const userId = newUserId();
+    await billing.bus.subscribe(`billing-test.reader.${userId}`, [topics.creditsBalanceChanged], async (message) => {
+      const payload = message.payload as { userId: string; balance: number };
+      if (payload.userId !== userId) return;
+      seen.push({ balance: payload.balance, sumOfEntries: sumOfEntries(await entriesOf(billing, userId)) });
+    });
+    const received = (count: number) => waitFor(() => seen.length >= count, `balance message ${count}`);
+
+    await grantSignupBonus(billing.bus, userId);
+    await received(1);
+    await topUp(billing, userId, 1);
+    await received(2);
+    const generationUuid = randomUUID();
+    expect((await reserve(billing, userId, 5, generationUuid)).status).toBe(200);
+    await received(3);
+    expect((await giveBack(billing, userId, generationUuid, 4)).status).toBe(200);
+    await received(4);
+    expect(seen).toEqual([
+      { balance: 10, sumOfEntries: 10 },
+      { balance: 15, sumOfEntries: 15 },
+      { balance: 10, sumOfEntries: 10 },
+      { balance: 11, sumOfEntries: 11 },
+    ]);
+  });
+});
+
 describe('POST /internal/credits/reserve', () => {
   it('debits all or nothing and answers 402 with the out-of-credits text', async () => {
     const userId = await userWithCredits(billing, 3);
@@ -110,6 +146,57 @@ describe('POST /internal/credits/reserve', () => {
     expect(await balanceOf(billing, userId)).toBe(6);
     const refs = (await entriesOf(billing, userId)).map((entry) => entry.source_ref).sort();
     expect(refs).toEqual([...[0, 1, 2, 3].map((index) => `gen:${generationUuid}:${index}`), `signup:${userId}`].sort());
+  });
+
+  it.each([
+    [5, 5],
+    [5, 3],
+    [3, 5],
+  ])(
+    'a refusal is not remembered: refused with %i, topped up, the same generation is accepted with %i',
+    async (refusedCount, acceptedCount) => {
+      const userId = await userWithCredits(billing, 2);
+      const generationUuid = randomUUID();
+      const refused = await reserve(billing, userId, refusedCount, generationUuid);
+      expect(refused).toMatchObject({ status: 402, body: { code: 402, error: OUT_OF_CREDITS_MESSAGE } });
+      // Another count while still short is judged on the balance too: 402, never "already used".
+      expect((await reserve(billing, userId, 4, generationUuid)).status).toBe(402);
+
+      await topUp(billing, userId, 2);
+      await waitFor(async () => (await balanceOf(billing, userId)) === 52, 'the top-up');
+      const accepted = await reserve(billing, userId, acceptedCount, generationUuid);
+      expect(accepted).toMatchObject({ status: 200, body: { balance: 52 - acceptedCount, watermark: false } });
+
+      // A retry of the accepted reservation answers the same and charges once; another count is a 409.
+      expect((await reserve(billing, userId, acceptedCount, generationUuid)).body).toEqual(accepted.body);
+      const otherCount = acceptedCount === 5 ? 3 : 5;
+      expect((await reserve(billing, userId, otherCount, generationUuid)).status).toBe(409);
+      expect(await balanceOf(billing, userId)).toBe(52 - acceptedCount);
+      const charged = (await entriesOf(billing, userId)).filter((entry) =>
+        entry.source_ref.startsWith(`gen:${generationUuid}:`),
+      );
+      expect(charged.map((entry) => entry.source_ref).sort()).toEqual(
+        Array.from({ length: acceptedCount }, (_unused, index) => `gen:${generationUuid}:${index}`),
+      );
+      expect(sumOfEntries(await entriesOf(billing, userId))).toBe(52 - acceptedCount);
+    },
+  );
+
+  it('concurrent reservations of one generation with two counts: one count is charged once, never overdrawn', async () => {
+    const userId = await userWithCredits(billing, 4);
+    const generationUuid = randomUUID();
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_unused, index) => reserve(billing, userId, index % 2 === 0 ? 5 : 3, generationUuid)),
+    );
+    // 5 never fits in 4: refused (402), or a 409 once the 3 was applied; every 3 is the one reservation.
+    answers.forEach((answer, index) => {
+      if (index % 2 === 0) expect([402, 409]).toContain(answer.status);
+      else expect(answer).toMatchObject({ status: 200, body: { balance: 1 } });
+    });
+    expect(await balanceOf(billing, userId)).toBe(1);
+    const entries = await entriesOf(billing, userId);
+    expect(entries.filter((entry) => entry.source_ref.startsWith(`gen:${generationUuid}:`))).toHaveLength(3);
+    expect(sumOfEntries(entries)).toBe(1);
   });
 
   it('refuses to reuse a generationUuid for another count or user (409)', async () => {

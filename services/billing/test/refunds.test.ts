@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { ALREADY_REFUNDED_MESSAGE, REFUND_NOT_FOUND_MESSAGE, refundLimitMessage } from '../src';
+import { ALREADY_REFUNDED_MESSAGE, REFUND_NOT_FOUND_MESSAGE, refundLimitMessage, sumOfEntries } from '../src';
 import {
   HOUR_MS,
   MongoFixture,
   balanceOf,
   call,
+  entriesOf,
   giveBack,
   newUserId,
   reserve,
   startTestService,
+  topUp,
   userWithCredits,
+  waitFor,
   type TestService,
 } from './helpers';
 
@@ -86,6 +89,31 @@ describe('POST /support/refund', () => {
     expect((await requestRefund(userId, { generationUuid, imageIndex: 0 })).status).toBe(400);
     expect((await requestRefund(userId, { generationUuid, imageIndex: 9, refundReason: 'x' })).status).toBe(400);
     expect((await requestRefund(undefined, { generationUuid, imageIndex: 0, refundReason: 'x' })).status).toBe(401);
+  });
+
+  it('holds the limit exactly under concurrency: 20 refunds at once, 5 granted, 15 refused with the message', async () => {
+    const userId = await userWithCredits(billing, 10);
+    await topUp(billing, userId, 2);
+    await waitFor(async () => (await balanceOf(billing, userId)) === 60, 'the top-up');
+    const generations = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+    for (const generationUuid of generations)
+      expect((await reserve(billing, userId, 5, generationUuid)).status).toBe(200);
+    const images = generations.flatMap((generationUuid) =>
+      [0, 1, 2, 3, 4].map((imageIndex) => ({ generationUuid, imageIndex })),
+    );
+
+    const answers = await Promise.all(images.map((image) => requestRefund(userId, { ...image, refundReason: 'bad' })));
+    const granted = answers.filter((answer) => answer.status === 200);
+    const refused = answers.filter((answer) => answer.status === 429);
+    expect(granted).toHaveLength(5);
+    expect(refused).toHaveLength(15);
+    const message = 'Refund limit reached: at most 5 refunds per 24 hours. Please try again later or contact support.';
+    for (const answer of refused) expect(answer.body).toEqual({ code: 429, error: message });
+    expect(await balanceOf(billing, userId)).toBe(45);
+    const entries = await entriesOf(billing, userId);
+    expect(sumOfEntries(entries)).toBe(45);
+    expect(entries.filter((entry) => entry.source_ref.startsWith('refund:'))).toHaveLength(5);
+    expect(await billing.connection.collection('refund_requests').countDocuments({ user_id: userId })).toBe(5);
   });
 
   it('limits refunds to 5 per user in 24 hours, with a clear message, counting only granted ones', async () => {

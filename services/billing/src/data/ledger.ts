@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Model } from 'mongoose';
-import type { Logger } from '@productgen/service-kit';
-import { entryBalances, requiredBalance, sourceRefs, type LedgerOperation, type OperationKind } from '../domain/ledger';
+import { isDuplicateKeyError, type Logger } from '@productgen/service-kit';
+import { entryBalances, requiredBalance, sourceRefs, type LedgerOperation } from '../domain/ledger';
 import type { AccountDocument, BillingModels, EntryDocument, OperationDocument } from './models';
 
 /*
@@ -11,7 +11,14 @@ import type { AccountDocument, BillingModels, EntryDocument, OperationDocument }
  * 2. balance: one conditional $inc on the account (balance >= debit, key not among the recent keys) that also
  *    records the key, so a crashed claimant's successor can tell whether the balance already moved;
  * 3. entries: one append-only entry per source reference (unique), with balance_after;
- * 4. outcome: the operation becomes applied or rejected; then credits.balance_changed is published.
+ * 4. outcome: the operation becomes applied; then credits.balance_changed is published.
+ * A debit the balance cannot cover is refused and its claim deleted: a refusal is an answer about the balance of
+ * that moment, never a remembered outcome, so the same key is judged afresh after a top-up.
+ *
+ * What a reader can rely on: the balance moves (step 2) before the entries appear (step 3). For every user whose
+ * operations have all completed (none pending), balance == sum of entries; credits.balance_changed is published
+ * only after step 3, so whoever follows that message (auth, the user view) always sees a balance its entries add
+ * up to. A reader of the account alone, during an operation, may see the new balance a moment before its entries.
  */
 
 /** How many applied operation keys each account remembers (a second guard besides the operation document). */
@@ -20,7 +27,7 @@ const CLAIM_POLL_MS = 25;
 
 export type ApplyOutcome =
   | { status: 'applied'; balance: number; version: number; purchaser: boolean; replay: boolean }
-  | { status: 'rejected'; balance: number; replay: boolean };
+  | { status: 'rejected'; balance: number };
 
 /** The same operation key arrived with different content (another user, another count). */
 export class OperationConflictError extends Error {
@@ -55,10 +62,6 @@ export interface AccountView {
   version: number;
 }
 
-function isDuplicateKeyError(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 11000;
-}
-
 export class Ledger {
   private readonly accounts: Model<AccountDocument>;
   private readonly operations: Model<OperationDocument>;
@@ -73,27 +76,18 @@ export class Ledger {
     this.entries = models.entries;
   }
 
-  /** Applies the operation once; any later call with the same key answers the same outcome (`replay: true`). */
+  /**
+   * Applies the operation once; any later call with the same key answers the applied outcome (`replay: true`).
+   * A refused debit leaves nothing behind, so a later call with the same key is judged on the balance of then.
+   */
   async apply(operation: LedgerOperation): Promise<ApplyOutcome> {
-    const token = randomUUID();
-    const now = this.options.now();
-    try {
-      await this.operations.create({
-        _id: operation.key,
-        kind: operation.kind,
-        user_id: operation.userId,
-        fingerprint: operation.fingerprint,
-        plan: { delta: operation.delta, marks_purchaser: operation.marksPurchaser, entries: operation.entries },
-        state: 'pending',
-        claim_token: token,
-        claimed_at: now,
-        created_at: now,
-      });
-    } catch (error) {
-      if (!isDuplicateKeyError(error)) throw error;
-      return this.awaitOutcome(operation);
+    for (;;) {
+      const token = await this.claim(operation);
+      if (token) return this.execute(operation, token);
+      const settled = await this.awaitOutcome(operation);
+      // The claim we waited for was refused (and deleted) in the meantime: claim it ourselves.
+      if (settled) return settled;
     }
-    return this.execute(operation, token);
   }
 
   /** Balance, purchaser flag and version of a user (zero for a user billing has not seen yet). */
@@ -109,12 +103,32 @@ export class Ledger {
       .lean<EntryDocument>();
   }
 
-  async hasEntry(sourceRef: string): Promise<boolean> {
-    return (await this.entries.exists({ source_ref: sourceRef })) !== null;
+  /**
+   * How far a generation's reservation got: its image charges (gen:<uuid>:<index>) are written, it is still being
+   * applied (a pending operation charging gen:<uuid>:0; `recover` finishes or voids it), or nothing was debited.
+   */
+  async reservationOf(
+    userId: string,
+    generationUuid: string,
+  ): Promise<{ state: 'charged' | 'pending' | 'none'; images: number }> {
+    // Pending first: a claimant that died half-way may have written some of the entries already.
+    const pending = await this.operations.exists({
+      user_id: userId,
+      kind: 'reservation',
+      state: 'pending',
+      'plan.entries.sourceRef': sourceRefs.image(generationUuid, 0),
+    });
+    if (pending) return { state: 'pending', images: 0 };
+    const images = await this.entries.countDocuments({
+      user_id: userId,
+      generation_id: generationUuid,
+      kind: 'reservation',
+    });
+    return { state: images > 0 ? 'charged' : 'none', images };
   }
 
-  async countEntriesSince(userId: string, kind: OperationKind, since: Date): Promise<number> {
-    return this.entries.countDocuments({ user_id: userId, kind, created_at: { $gte: since } });
+  async hasEntry(sourceRef: string): Promise<boolean> {
+    return (await this.entries.exists({ source_ref: sourceRef })) !== null;
   }
 
   /** Newest first; ties (one operation's entries share a time) keep the order they were applied in, reversed. */
@@ -169,15 +183,47 @@ export class Ledger {
 
   // ------------------------------------------------------------------------------------------------ internals
 
-  private async awaitOutcome(operation: LedgerOperation): Promise<ApplyOutcome> {
+  /** Inserts the operation document; the claim token, or undefined when the key is claimed or applied already. */
+  private async claim(operation: LedgerOperation): Promise<string | undefined> {
+    const token = randomUUID();
+    const now = this.options.now();
+    try {
+      await this.operations.create({
+        _id: operation.key,
+        kind: operation.kind,
+        user_id: operation.userId,
+        fingerprint: operation.fingerprint,
+        plan: { delta: operation.delta, marks_purchaser: operation.marksPurchaser, entries: operation.entries },
+        state: 'pending',
+        claim_token: token,
+        claimed_at: now,
+        created_at: now,
+      });
+      return token;
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+      return undefined;
+    }
+  }
+
+  /**
+   * Waits for the claim on this key to settle. Applied: the outcome (or a conflict when the request differs).
+   * Gone (refused and deleted): undefined, and the caller claims again. Stale: taken over and finished here.
+   */
+  private async awaitOutcome(operation: LedgerOperation): Promise<ApplyOutcome | undefined> {
     const deadline = Date.now() + this.options.staleMs * 2;
     for (;;) {
       const existing = await this.operations.findById(operation.key).lean();
-      if (!existing) throw new Error(`Ledger operation ${operation.key} vanished`);
-      if (existing.fingerprint !== operation.fingerprint) {
-        throw new OperationConflictError(`Operation ${operation.key} was already used for a different request`);
+      if (!existing) return undefined;
+      if (existing.state === 'rejected') {
+        // Written by versions that remembered refusals: it says nothing about the balance of now.
+        await this.operations.deleteOne({ _id: existing._id, state: 'rejected' });
+        return undefined;
       }
       if (existing.state === 'applied') {
+        if (existing.fingerprint !== operation.fingerprint) {
+          throw new OperationConflictError(`Operation ${operation.key} was already applied to a different request`);
+        }
         return {
           status: 'applied',
           balance: existing.balance ?? 0,
@@ -186,9 +232,13 @@ export class Ledger {
           replay: true,
         };
       }
-      if (existing.state === 'rejected') return { status: 'rejected', balance: existing.balance ?? 0, replay: true };
+      // Pending: the claimant's outcome decides whether this request is a replay, a conflict or a fresh try.
       const token = await this.takeOver(existing);
-      if (token) return this.execute(operation, token);
+      if (token) {
+        if (existing.fingerprint === operation.fingerprint) return this.execute(operation, token);
+        await this.resume(existing, token);
+        continue;
+      }
       if (Date.now() > deadline) throw new OperationBusyError(`Operation ${operation.key} is still in progress`);
       await delay(CLAIM_POLL_MS);
     }
@@ -209,7 +259,7 @@ export class Ledger {
   /**
    * Sweeper path for a dead claimant: a credit (purchase, bonus, refund) is owed, so it is completed from its
    * stored plan; a debit whose balance already moved is completed too; a debit that never moved is void, since
-   * nobody waits for it any more (a caller that retries gets the same answer).
+   * nobody waits for it any more: its claim is deleted and a caller that retries is judged afresh.
    */
   private async resume(pending: OperationDocument, token: string): Promise<void> {
     const account = await this.accounts.findById(pending.user_id).lean();
@@ -218,10 +268,12 @@ export class Ledger {
       await this.execute(operationFromDocument(pending), token);
       return;
     }
-    await this.operations.updateOne(
-      { _id: pending._id, claim_token: token, state: 'pending' },
-      { $set: { state: 'rejected', balance: account?.balance ?? 0 } },
-    );
+    await this.release(pending._id, token);
+  }
+
+  /** Deletes a claim that moved nothing (a refused or void debit), so its key may be used again. */
+  private async release(key: string, token: string): Promise<void> {
+    await this.operations.deleteOne({ _id: key, claim_token: token, state: 'pending' });
   }
 
   private async ensureAccount(userId: string): Promise<void> {
@@ -253,12 +305,9 @@ export class Ledger {
       if (!account) throw new Error(`Account of ${operation.userId} vanished`);
       const alreadyMoved = account.recent_ops.some((recent) => recent.key === operation.key);
       if (!alreadyMoved) {
-        // Not enough credits: all or nothing, so nothing was debited.
-        await this.operations.updateOne(
-          { _id: operation.key, claim_token: token, state: 'pending' },
-          { $set: { state: 'rejected', balance: account.balance } },
-        );
-        return { status: 'rejected', balance: account.balance, replay: false };
+        // Not enough credits: all or nothing, so nothing was debited, and nothing is remembered.
+        await this.release(operation.key, token);
+        return { status: 'rejected', balance: account.balance };
       }
       // A crashed claimant moved the balance already: finish its work with the balance as it is now.
     }

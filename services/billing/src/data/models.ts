@@ -19,9 +19,13 @@ export interface AccountDocument {
   updated_at: Date;
 }
 
+/** `rejected` was written by earlier versions, which remembered refusals; it is now treated as no claim at all. */
 export type OperationState = 'pending' | 'applied' | 'rejected';
 
-/** The claim and outcome of one ledger operation; `_id` is the operation key. */
+/**
+ * The claim and outcome of one ledger operation; `_id` is the operation key. Only applied operations stay: a
+ * refused debit's claim is deleted, so the key is free again.
+ */
 export interface OperationDocument {
   _id: string;
   kind: OperationKind;
@@ -33,7 +37,7 @@ export interface OperationDocument {
   /** Whoever holds the claim applies the operation; a stale claim may be taken over. */
   claim_token: string;
   claimed_at: Date;
-  /** Balance after the operation (applied), or the balance that was too low (rejected). */
+  /** Balance after the operation (applied). */
   balance: number | null;
   version: number | null;
   /** Whether the user was a purchaser when the operation applied (a replayed reservation answers the same). */
@@ -197,6 +201,26 @@ const refundRequestSchema = new Schema<RefundRequestDocument>(
   { collection: 'refund_requests', versionKey: false },
 );
 
+/** One of a user's refund-limit slots (domain/refund-policy.ts); `_id` is `<userId>:<slot>`. */
+export interface RefundSlotDocument {
+  _id: string;
+  user_id: string;
+  /** When the refund held by this slot was granted; the slot is free again once this leaves the window. */
+  granted_at: Date;
+  /** The refund source reference holding the slot, so only its holder can give the slot back. */
+  refund_ref: string;
+}
+
+const refundSlotSchema = new Schema<RefundSlotDocument>(
+  {
+    _id: { type: String, required: true },
+    user_id: { type: String, required: true },
+    granted_at: { type: Date, required: true },
+    refund_ref: { type: String, required: true },
+  },
+  { collection: 'refund_slots', versionKey: false },
+);
+
 export interface BillingModels {
   accounts: Model<AccountDocument>;
   operations: Model<OperationDocument>;
@@ -204,6 +228,7 @@ export interface BillingModels {
   checkouts: Model<CheckoutDocument>;
   devCheckoutSessions: Model<DevCheckoutSessionDocument>;
   refundRequests: Model<RefundRequestDocument>;
+  refundSlots: Model<RefundSlotDocument>;
 }
 
 /** The connection's model of that name, registered on first use (a second service instance reuses it). */
@@ -220,6 +245,7 @@ export async function createModels(connection: Connection): Promise<BillingModel
     checkouts: modelOn(connection, 'Checkout', checkoutSchema),
     devCheckoutSessions: modelOn(connection, 'DevCheckoutSession', devCheckoutSessionSchema),
     refundRequests: modelOn(connection, 'RefundRequest', refundRequestSchema),
+    refundSlots: modelOn(connection, 'RefundSlot', refundSlotSchema),
   };
   await Promise.all([
     models.accounts.init(),
@@ -228,6 +254,7 @@ export async function createModels(connection: Connection): Promise<BillingModel
     models.checkouts.init(),
     models.devCheckoutSessions.init(),
     models.refundRequests.init(),
+    models.refundSlots.init(),
   ]);
   return models;
 }

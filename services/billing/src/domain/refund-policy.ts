@@ -12,8 +12,13 @@ export function refundWindowStart(limit: RefundLimit, now: Date): Date {
   return new Date(now.getTime() - limit.windowMs);
 }
 
-export function isRefundAllowed(limit: RefundLimit, refundsInWindow: number): boolean {
-  return refundsInWindow < limit.maxRefunds;
+/**
+ * The limit is held by `maxRefunds` slots per user, each holding the time of the refund granted in it. A refund
+ * takes a slot whose grant has left the window, with one conditional atomic update; so at any moment at most
+ * `maxRefunds` grants lie inside the window, however many requests arrive at once.
+ */
+export function refundSlotIds(userId: string, limit: RefundLimit): string[] {
+  return Array.from({ length: limit.maxRefunds }, (_unused, slot) => `${userId}:${slot}`);
 }
 
 export function refundLimitMessage(limit: RefundLimit): string {
