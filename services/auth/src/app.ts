@@ -1,4 +1,4 @@
-import type { Express, Request, Response } from 'express';
+import type { Express, Request, Response } from "express";
 import {
   routes,
   SESSION_KEY_HEADER,
@@ -8,28 +8,34 @@ import {
   type RouteQuery,
   type RouteResponse,
   type ValidatedRequest,
-} from '@productgen/contracts';
-import { AppError, createHttpApp, parseParams, type Logger, type ReadinessCheck } from '@productgen/service-kit';
-import type { UserRepository } from './data/user-repository';
-import { IdentityRejectedError } from './domain/identity';
-import { mergeMetadata } from './domain/metadata';
-import { dismissesSiteUrlTooltip, toUserView } from './domain/user';
-import type { DevIdentityProvider } from './identity/dev-idp';
+} from "@productgen/contracts";
+import {
+  AppError,
+  createHttpApp,
+  parseParams,
+  type Logger,
+  type ReadinessCheck,
+} from "@productgen/service-kit";
+import type { UserRepository } from "./data/user-repository";
+import { IdentityRejectedError } from "./domain/identity";
+import { planMetadataSave } from "./domain/metadata";
+import { dismissesSiteUrlTooltip, toUserView } from "./domain/user";
+import type { DevIdentityProvider } from "./identity/dev-idp";
 import {
   firstGenerationDoneResponseSchema,
   internalPaths,
   internalUserParamsSchema,
   internalUserSchema,
   sessionVerificationSchema,
-} from './internal-api';
-import type { AuthenticatedSession, SessionManager } from './session-manager';
-import type { ShopContextDeriver } from './shop/shop-context-deriver';
-import { signIn, type SignInDeps } from './sign-in';
+} from "./internal-api";
+import type { AuthenticatedSession, SessionManager } from "./session-manager";
+import type { ShopContextDeriver } from "./shop/shop-context-deriver";
+import { signIn, type SignInDeps } from "./sign-in";
 
 /** Sign-in failures all read the same (SPEC §8): the client learns nothing about why. */
-export const SIGN_IN_FAILED_MESSAGE = 'Failed to verify Google token';
+export const SIGN_IN_FAILED_MESSAGE = "Failed to verify Google token";
 /** Settings bodies are small; the metadata cap (16 KiB) sits well inside this. */
-export const AUTH_BODY_LIMIT = '64kb';
+export const AUTH_BODY_LIMIT = "64kb";
 
 export interface AuthAppDeps extends SignInDeps {
   users: UserRepository;
@@ -44,7 +50,8 @@ export interface AuthAppDeps extends SignInDeps {
 /** Validates the parts a contract route declares; bad input is a 400 whose message names every field. */
 function parseRequest(route: ApiRoute, req: Request): ValidatedRequest {
   const result = validateRequest(route, { body: req.body, query: req.query });
-  if (!result.ok) throw AppError.badRequest(result.message, { issues: result.issues });
+  if (!result.ok)
+    throw AppError.badRequest(result.message, { issues: result.issues });
   return result.data;
 }
 
@@ -54,7 +61,11 @@ const queryOf = <Route extends ApiRoute>(route: Route, req: Request) =>
   parseRequest(route, req).query as RouteQuery<Route>;
 
 /** Answers with the contract's response schema, so nothing leaves that the contract does not describe. */
-function reply<Route extends ApiRoute>(res: Response, route: Route, value: RouteResponse<Route>): void {
+function reply<Route extends ApiRoute>(
+  res: Response,
+  route: Route,
+  value: RouteResponse<Route>,
+): void {
   res.json(route.response.parse(value));
 }
 
@@ -63,7 +74,7 @@ const sessionKeyHeader = SESSION_KEY_HEADER.toLowerCase();
 export function createAuthApp(deps: AuthAppDeps): Express {
   const { users, sessions, shopContext, devIdp } = deps;
   const app = createHttpApp({
-    name: 'auth',
+    name: "auth",
     logger: deps.logger,
     readiness: deps.readiness,
     bodyLimit: AUTH_BODY_LIMIT,
@@ -96,7 +107,7 @@ export function createAuthApp(deps: AuthAppDeps): Express {
       reply(res, routes.authGoogle, await signIn(deps, body));
     } catch (error) {
       if (!(error instanceof IdentityRejectedError)) throw error;
-      deps.logger.warn({ reason: error.message }, 'sign-in token rejected');
+      deps.logger.warn({ reason: error.message }, "sign-in token rejected");
       throw AppError.unauthorized(SIGN_IN_FAILED_MESSAGE);
     }
   });
@@ -119,25 +130,31 @@ export function createAuthApp(deps: AuthAppDeps): Express {
     const { site_url: siteUrl } = bodyOf(routes.saveUserSettings, req);
     const saved = await users.saveSiteUrl(session.userId, siteUrl);
     if (!saved) throw AppError.unauthorized();
-    if (siteUrl !== '') shopContext.schedule(session.userId, siteUrl);
+    if (siteUrl !== "") shopContext.schedule(session.userId, siteUrl);
     reply(res, routes.saveUserSettings, toUserView(saved));
   });
 
   app.post(routes.saveUserMetadata.path, async (req, res) => {
     const { session } = await requireUser(req);
-    const update = bodyOf(routes.saveUserMetadata, req);
-    const merged = mergeMetadata((await users.metadataJson(session.userId)) ?? '{}', update);
-    if (!merged.ok) throw new AppError(merged.status, merged.message);
-    await users.saveMetadataJson(session.userId, merged.json);
+    const plan = planMetadataSave(bodyOf(routes.saveUserMetadata, req));
+    if (!plan.ok) throw new AppError(plan.status, plan.message);
+    const saved = await users.saveMetadata(session.userId, plan);
+    if (saved === "not_found") throw AppError.unauthorized();
+    if (saved !== "saved") throw new AppError(saved.status, saved.message);
     reply(res, routes.saveUserMetadata, { success: true });
   });
 
   app.post(routes.closeTooltip.path, async (req, res) => {
     const { session } = await requireUser(req);
     const { name } = bodyOf(routes.closeTooltip, req);
-    const outcome = await users.dismissTooltip(session.userId, name, dismissesSiteUrlTooltip(name));
-    if (outcome === 'not_found') throw AppError.unauthorized();
-    if (outcome === 'full') throw AppError.badRequest('Too many different tips dismissed');
+    const outcome = await users.dismissTooltip(
+      session.userId,
+      name,
+      dismissesSiteUrlTooltip(name),
+    );
+    if (outcome === "not_found") throw AppError.unauthorized();
+    if (outcome === "full")
+      throw AppError.badRequest("Too many different tips dismissed");
     reply(res, routes.closeTooltip, { success: true });
   });
 
@@ -150,7 +167,9 @@ export function createAuthApp(deps: AuthAppDeps): Express {
 
   app.get(routes.hasSeenReferralForm.path, async (req, res) => {
     const { session } = await requireUser(req);
-    reply(res, routes.hasSeenReferralForm, { hasSeen: await users.hasSeenReferralForm(session.userId) });
+    reply(res, routes.hasSeenReferralForm, {
+      hasSeen: await users.hasSeenReferralForm(session.userId),
+    });
   });
 
   // ---- dev identity provider (404 unless enabled, and never in production)
@@ -159,13 +178,17 @@ export function createAuthApp(deps: AuthAppDeps): Express {
     const provider = requireDevIdp();
     const query = queryOf(routes.devIdpCredential, req);
     const credential = await provider.issueCredential(
-      { email: query.email, givenName: query.given_name, familyName: query.family_name },
+      {
+        email: query.email,
+        givenName: query.given_name,
+        familyName: query.family_name,
+      },
       deps.now(),
     );
     reply(res, routes.devIdpCredential, { credential });
   });
 
-  app.get('/dev-idp/jwks.json', (_req, res) => {
+  app.get("/dev-idp/jwks.json", (_req, res) => {
     res.json(requireDevIdp().jwks);
   });
 
@@ -179,13 +202,19 @@ export function createAuthApp(deps: AuthAppDeps): Express {
   app.get(internalPaths.user, async (req, res) => {
     const { id } = parseParams(internalUserParamsSchema, req.params);
     const user = await users.findById(id);
-    if (!user) throw AppError.notFound('User not found');
-    res.json(internalUserSchema.parse({ ...toUserView(user), brand_colors: user.brandColors }));
+    if (!user) throw AppError.notFound("User not found");
+    res.json(
+      internalUserSchema.parse({
+        ...toUserView(user),
+        brand_colors: user.brandColors,
+      }),
+    );
   });
 
   app.post(internalPaths.firstGenerationDone, async (req, res) => {
     const { id } = parseParams(internalUserParamsSchema, req.params);
-    if (!(await users.markFirstGenerationDone(id))) throw AppError.notFound('User not found');
+    if (!(await users.markFirstGenerationDone(id)))
+      throw AppError.notFound("User not found");
     res.json(firstGenerationDoneResponseSchema.parse({ success: true }));
   });
 

@@ -1,7 +1,13 @@
 import { loadConfig } from '@productgen/service-kit';
 import { authConfigSchema, deriveShopProfile, isDevIdpEnabled, shopCategories } from '../src';
 import { identityFromClaims, IdentityRejectedError } from '../src/domain/identity';
-import { mergeMetadata } from '../src/domain/metadata';
+import {
+  MAX_METADATA_BYTES,
+  decodeMetadata,
+  limitRefusal,
+  metadataField,
+  planMetadataSave,
+} from '../src/domain/metadata';
 import {
   generateSessionKey,
   hashSessionKey,
@@ -106,15 +112,41 @@ describe('shop profile from a home page', () => {
   });
 });
 
-describe('metadata merge', () => {
-  it('bounds the number of keys', () => {
+describe('metadata saves', () => {
+  it('plans one update: keys set as JSON under encoded fields, null keys removed, sizes counted', () => {
+    const plan = planMetadataSave({ theme: 'dark', 'a.b': { x: 1 }, $where: null });
+    expect(plan).toMatchObject({ ok: true, addedKeys: 2, unset: [metadataField('$where')] });
+    if (!plan.ok) return;
+    for (const field of plan.touched) expect(field).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(decodeMetadata(plan.set)).toEqual({ theme: 'dark', 'a.b': { x: 1 } });
+    expect(plan.addedBytes).toBe('theme'.length + '"dark"'.length + 'a.b'.length + '{"x":1}'.length);
+  });
+
+  it('bounds the number of keys, counting what is stored and not replaced', () => {
     const many = Object.fromEntries(Array.from({ length: 50 }, (_, index) => [`k${index}`, index]));
-    expect(mergeMetadata('{}', many)).toMatchObject({ ok: true });
-    const full = mergeMetadata('{}', many);
-    expect(full.ok && mergeMetadata(full.json, { one_more: 1 })).toEqual({
+    const full = planMetadataSave(many);
+    expect(full).toMatchObject({ ok: true, addedKeys: 50 });
+    if (!full.ok) return;
+    const oneMore = planMetadataSave({ one_more: 1 });
+    if (!oneMore.ok) throw new Error('one key fits');
+    expect(limitRefusal(full.set, oneMore)).toEqual({ status: 400, message: 'Metadata can hold at most 50 keys' });
+    // Replacing a stored key, or removing one while adding one, stays within the limit.
+    const replace = planMetadataSave({ k1: 'again' });
+    const swap = planMetadataSave({ k2: null, one_more: 1 });
+    expect(replace.ok && limitRefusal(full.set, replace)).toBeUndefined();
+    expect(swap.ok && limitRefusal(full.set, swap)).toBeUndefined();
+  });
+
+  it('refuses prototype keys and too many bytes before touching the database', () => {
+    expect(planMetadataSave(JSON.parse('{"__proto__": 1}') as Record<string, unknown>)).toEqual({
       ok: false,
       status: 400,
-      message: 'Metadata can hold at most 50 keys',
+      message: 'Metadata key "__proto__" is not allowed',
+    });
+    expect(planMetadataSave({ blob: 'x'.repeat(MAX_METADATA_BYTES) })).toEqual({
+      ok: false,
+      status: 413,
+      message: `Metadata must be at most ${MAX_METADATA_BYTES} bytes in total`,
     });
   });
 });

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import type { User } from '@productgen/contracts';
 import { MongoFixture, signInDev, startTestService, type TestService } from './helpers';
+import { decodeMetadata, type StoredMetadata } from '../src/domain/metadata';
 
 jest.setTimeout(60_000);
 
@@ -121,7 +122,38 @@ describe('POST /user/settings/metadata', () => {
     await post('/user/settings/metadata').send({ theme: 'dark', 'a.b': 1, $where: 'x' }).expect(200, { success: true });
     await post('/user/settings/metadata').send({ theme: null, lang: 'de' }).expect(200, { success: true });
     const stored = await auth.connection.collection('users').findOne({ email: 'meta@example.com' });
-    expect(JSON.parse(stored?.metadata_json as string)).toEqual({ 'a.b': 1, $where: 'x', lang: 'de' });
+    expect(decodeMetadata(stored?.metadata as StoredMetadata)).toEqual({ 'a.b': 1, $where: 'x', lang: 'de' });
+  });
+
+  it('loses nothing under concurrency: 20 saves of different keys at once are all kept', async () => {
+    const { post } = await newUser('meta-many@example.com');
+    await Promise.all(
+      Array.from({ length: 20 }, (_unused, index) =>
+        post('/user/settings/metadata')
+          .send({ [`key${index}`]: { index } })
+          .expect(200, { success: true }),
+      ),
+    );
+    const stored = await auth.connection.collection('users').findOne({ email: 'meta-many@example.com' });
+    expect(decodeMetadata(stored?.metadata as StoredMetadata)).toEqual(
+      Object.fromEntries(Array.from({ length: 20 }, (_unused, index) => [`key${index}`, { index }])),
+    );
+  });
+
+  it('holds the key limit exactly under concurrency: with 49 keys stored, one of 10 new keys gets in', async () => {
+    const { post } = await newUser('meta-limit@example.com');
+    const stored49 = Object.fromEntries(Array.from({ length: 49 }, (_unused, index) => [`k${index}`, index]));
+    await post('/user/settings/metadata').send(stored49).expect(200);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_unused, index) => post('/user/settings/metadata').send({ [`new${index}`]: true })),
+    );
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(1);
+    const refused = answers.filter((answer) => answer.status === 400);
+    expect(refused).toHaveLength(9);
+    for (const answer of refused)
+      expect(answer.body).toEqual({ code: 400, error: 'Metadata can hold at most 50 keys' });
+    const stored = await auth.connection.collection('users').findOne({ email: 'meta-limit@example.com' });
+    expect(Object.keys(stored?.metadata as StoredMetadata)).toHaveLength(50);
   });
 
   it('refuses a non-object, a prototype key and too much data', async () => {

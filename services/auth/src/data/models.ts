@@ -1,5 +1,6 @@
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
 import type { JWK } from 'jose';
+import type { StoredMetadata } from '../domain/metadata';
 
 export interface UserDocument {
   _id: Types.ObjectId;
@@ -18,8 +19,8 @@ export interface UserDocument {
   brand_colors: string[];
   flags: { is_first_generation: boolean; showSiteUrlTooltip: boolean };
   dismissed_tooltips: string[];
-  /** Free-form settings metadata as JSON text (client keys never become field paths). */
-  metadata_json: string;
+  /** Free-form settings metadata, one field per key (domain/metadata.ts: client keys never become field paths). */
+  metadata?: StoredMetadata;
   referral_source: string | null;
   referral_source_at: Date | null;
   ref_code: string | null;
@@ -69,7 +70,7 @@ const userSchema = new Schema<UserDocument>(
       showSiteUrlTooltip: { type: Boolean, default: true },
     },
     dismissed_tooltips: { type: [String], default: [] },
-    metadata_json: { type: String, default: '{}' },
+    metadata: { type: Schema.Types.Mixed, default: undefined },
     referral_source: { type: String, default: null },
     referral_source_at: { type: Date, default: null },
     ref_code: { type: String, default: null },

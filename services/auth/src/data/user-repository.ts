@@ -1,10 +1,19 @@
 import { isValidObjectId, Types, type Model } from 'mongoose';
-import type { ShopContextEntry } from '@productgen/contracts';
+import { limits, type ShopContextEntry } from '@productgen/contracts';
 import { subjectKey, type VerifiedIdentity } from '../domain/identity';
+import {
+  MAX_METADATA_BYTES,
+  limitRefusal,
+  type MetadataRefusal,
+  type MetadataSave,
+  type StoredMetadata,
+} from '../domain/metadata';
 import type { UserRecord } from '../domain/user';
 import type { UserDocument } from './models';
 
 const DUPLICATE_KEY = 11000;
+/** A metadata save refused by a limit is tried again only while concurrent saves keep changing what is stored. */
+const METADATA_SAVE_ATTEMPTS = 5;
 /** Most distinct tooltip names kept per user, so a client cannot grow the document without bound. */
 export const MAX_DISMISSED_TOOLTIPS = 100;
 
@@ -188,15 +197,51 @@ export class UserRepository {
     return typeof doc?.referral_source === 'string';
   }
 
-  async metadataJson(id: string): Promise<string | undefined> {
-    const doc = await this.users
-      .findById(trustedObjectId(id), { metadata_json: 1 })
-      .lean<Pick<UserDocument, 'metadata_json'>>();
-    return doc?.metadata_json;
+  async metadata(id: string): Promise<StoredMetadata | undefined> {
+    const doc = await this.users.findById(trustedObjectId(id), { metadata: 1 }).lean<Pick<UserDocument, 'metadata'>>();
+    return doc ? (doc.metadata ?? {}) : undefined;
   }
 
-  async saveMetadataJson(id: string, json: string): Promise<void> {
-    await this.users.updateOne({ _id: trustedObjectId(id) }, { $set: { metadata_json: json } });
+  /**
+   * One conditional update of the user document: the keys are set and removed by field path, and the query lets it
+   * through only if the result stays within the limits, so concurrent saves neither lose keys nor pass a limit.
+   */
+  async saveMetadata(id: string, save: MetadataSave): Promise<MetadataRefusal | 'saved' | 'not_found'> {
+    if (save.touched.length === 0) return (await this.metadata(id)) ? 'saved' : 'not_found';
+    const kept = {
+      $filter: {
+        input: { $objectToArray: { $ifNull: ['$metadata', {}] } },
+        as: 'stored',
+        cond: { $not: [{ $in: ['$$stored.k', save.touched] }] },
+      },
+    };
+    const withinLimits = {
+      $and: [
+        { $lte: [{ $size: kept }, limits.maxUserMetadataKeys - save.addedKeys] },
+        {
+          $lte: [
+            { $sum: { $map: { input: kept, as: 'stored', in: '$$stored.v.bytes' } } },
+            MAX_METADATA_BYTES - save.addedBytes,
+          ],
+        },
+      ],
+    };
+    const update: Record<string, Record<string, unknown>> = {};
+    if (save.addedKeys > 0) {
+      update.$set = Object.fromEntries(Object.entries(save.set).map(([field, value]) => [`metadata.${field}`, value]));
+    }
+    if (save.unset.length > 0) update.$unset = Object.fromEntries(save.unset.map((field) => [`metadata.${field}`, '']));
+
+    // A refusal is explained from what is stored now; if that fits (another save removed keys meanwhile), try again.
+    for (let attempt = 0; attempt < METADATA_SAVE_ATTEMPTS; attempt += 1) {
+      const result = await this.users.updateOne({ _id: trustedObjectId(id), $expr: withinLimits }, update);
+      if (result.matchedCount === 1) return 'saved';
+      const stored = await this.metadata(id);
+      if (!stored) return 'not_found';
+      const refusal = limitRefusal(stored, save);
+      if (refusal) return refusal;
+    }
+    throw new Error(`metadata of ${id} kept changing during ${METADATA_SAVE_ATTEMPTS} attempts to save it`);
   }
 
   async brandColors(id: string): Promise<string[]> {
