@@ -1,9 +1,9 @@
 import clsx from 'clsx';
-import { useId, useRef, type KeyboardEvent, type TouchEvent } from 'react';
+import { useId, type KeyboardEvent } from 'react';
 import type { GeneratedImage } from '@productgen/platform-client';
 import { Button, LinkButton } from '@productgen/ui-kit';
 import { FixesOverlay, fixesRunning, loadableSrc } from '../shared/images';
-import { swipeDirection, swipeTarget } from '../shared/swipe';
+import { swipeTarget, useSwipe } from '../shared/swipe';
 import styles from './ResultsPanel.module.css';
 
 export interface ResultsPanelProps {
@@ -33,31 +33,21 @@ export function ResultsPanel({
   onSavePreset,
   onImageShown,
 }: ResultsPanelProps) {
-  const touchStartX = useRef<number | null>(null);
   const titleId = useId();
   const selectedIndex = Math.max(
     0,
     images.findIndex((image) => image.id === selectedId),
   );
   const selected = images[selectedIndex];
-  if (!selected) return null;
-  const total = images.length;
-  const placeholders = Math.max(0, expected - total);
-
   const moveTo = (index: number) => {
     const target = images[index];
     if (target && index !== selectedIndex) onSelect(target.id);
   };
-  const onTouchStart = (event: TouchEvent) => {
-    touchStartX.current = event.touches[0]?.clientX ?? null;
-  };
-  const onTouchEnd = (event: TouchEvent) => {
-    const endX = event.changedTouches[0]?.clientX;
-    const startX = touchStartX.current;
-    touchStartX.current = null;
-    if (startX === null || endX === undefined) return;
-    moveTo(swipeTarget(selectedIndex, total, swipeDirection(startX, endX)));
-  };
+  const swipe = useSwipe((direction) => moveTo(swipeTarget(selectedIndex, images.length, direction)));
+  if (!selected) return null;
+  const total = images.length;
+  const placeholders = Math.max(0, expected - total);
+
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'ArrowRight') moveTo(swipeTarget(selectedIndex, total, 'next'));
     if (event.key === 'ArrowLeft') moveTo(swipeTarget(selectedIndex, total, 'previous'));
@@ -71,8 +61,8 @@ export function ResultsPanel({
           data-testid="selected-image"
           tabIndex={0}
           aria-label={`Variation ${selectedIndex + 1} of ${total}. Swipe or use the arrow keys to see the others.`}
-          onTouchStart={onTouchStart}
-          onTouchEnd={onTouchEnd}
+          onTouchStart={swipe.onTouchStart}
+          onTouchEnd={swipe.onTouchEnd}
           onKeyDown={onKeyDown}
         >
           <img

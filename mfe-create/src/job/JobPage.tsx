@@ -1,0 +1,151 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import { PageIntro, routeEntry } from '@productgen/mf-shared';
+import { usePlatformClient, useSession, type BulkJob, type PlatformClient } from '@productgen/platform-client';
+import { LinkButton, ProgressBar, Spinner } from '@productgen/ui-kit';
+import { fixesRunning, loadableSrc } from '../shared/images';
+import { ImageViewer, type ViewerImage } from '../shared/ImageViewer';
+import { ErrorBox, SiteUrlTip, WatermarkNotice } from '../shared/messages';
+import { GenerationCard } from './GenerationCard';
+import {
+  FETCH_FAILED_MESSAGE,
+  LOADING_MESSAGE,
+  NOT_FOUND_MESSAGE,
+  formatCreatedAt,
+  jobFinished,
+  showsProgressBar,
+  statusLabel,
+} from './jobStatus';
+import { useBulkJob } from './useBulkJob';
+import styles from './JobPage.module.css';
+
+/** Every created image of the job, in the order the page shows them: what the viewer moves through. */
+function viewerImages(job: BulkJob, client: PlatformClient): ViewerImage[] {
+  return (job.generations ?? []).flatMap((generation, productIndex) => {
+    const product = generation.original_filename || `Product ${productIndex + 1}`;
+    return generation.images.map((image, index) => ({
+      key: image.id,
+      src: loadableSrc(client.assetUrl, image.output_url),
+      alt: `${product}, image ${index + 1}`,
+      downloadHref: client.downloadUrl('image', generation.generation_uuid, index),
+      finishing: fixesRunning(image),
+    }));
+  });
+}
+
+/** /job/{bulk_job_uuid}: a batch job's status, progress and images. */
+export function JobPage() {
+  const entry = routeEntry('/job/:bulkJobUuid');
+  const navigate = useNavigate();
+  const { bulkJobUuid = '' } = useParams();
+  const { user, loading, signedIn } = useSession();
+
+  // Visitors are sent to the landing page, but only once the session check has answered.
+  useEffect(() => {
+    if (!loading && !signedIn) navigate('/', { replace: true });
+  }, [loading, signedIn, navigate]);
+
+  const load = useBulkJob(bulkJobUuid, Boolean(user));
+
+  let content;
+  if (!user || load.state === 'loading') {
+    content = (
+      <div className={styles.status}>
+        <Spinner size="sm" label={null} />
+        <p>{LOADING_MESSAGE}</p>
+      </div>
+    );
+  } else if (load.state === 'notFound') {
+    content = <p className={styles.status}>{NOT_FOUND_MESSAGE}</p>;
+  } else if (load.state === 'failed') {
+    content = <ErrorBox message={FETCH_FAILED_MESSAGE} />;
+  } else {
+    content = (
+      <JobView job={load.job} pollFailed={load.pollFailed} showSiteTip={user.flags?.showSiteUrlTooltip === true} />
+    );
+  }
+
+  // PageIntro: the heading, the lead and the page meta (title, description, canonical).
+  return (
+    <PageIntro entry={entry}>
+      <div className={styles.content}>{content}</div>
+    </PageIntro>
+  );
+}
+
+function JobView({ job, pollFailed, showSiteTip }: { job: BulkJob; pollFailed: boolean; showSiteTip: boolean }) {
+  const client = usePlatformClient();
+  const [viewing, setViewing] = useState<number | null>(null);
+  const images = useMemo(() => viewerImages(job, client), [job, client]);
+  const finished = jobFinished(job);
+  const done = job.generations_done;
+  const total = job.generations_total;
+
+  // A finished job has settled its credits (failed images gave theirs back): the top bar refetches the balance.
+  const wasFinished = useRef(finished);
+  useEffect(() => {
+    if (finished && !wasFinished.current) client.refreshUser();
+    wasFinished.current = finished;
+  }, [client, finished]);
+
+  // Where each generation's images start in the viewer's list.
+  let offset = 0;
+  const offsets = (job.generations ?? []).map((generation) => {
+    const start = offset;
+    offset += generation.images.length;
+    return start;
+  });
+
+  return (
+    <div className={styles.job}>
+      {pollFailed && <ErrorBox message={FETCH_FAILED_MESSAGE} />}
+      <div className={styles.summary}>
+        <dl className={styles.facts}>
+          <div>
+            <dt>Status</dt>
+            <dd data-testid="job-status">{statusLabel(job.status)}</dd>
+          </div>
+          <div>
+            <dt>Progress</dt>
+            <dd data-testid="job-progress">
+              {done}/{total}
+            </dd>
+          </div>
+          <div>
+            <dt>Created</dt>
+            <dd data-testid="job-created">{formatCreatedAt(job.created_at)}</dd>
+          </div>
+        </dl>
+        <LinkButton href={client.downloadUrl('bulk', job.bulk_job_uuid)} download variant="primary">
+          Download All
+        </LinkButton>
+      </div>
+      {showsProgressBar(job) && (
+        <ProgressBar
+          value={done}
+          max={total > 0 ? total : 1}
+          ariaLabel="Products done"
+          valueText={`${done} of ${total} products done`}
+        />
+      )}
+      {(job.has_watermark || (finished && showSiteTip)) && (
+        <div className={styles.notices}>
+          {job.has_watermark && <WatermarkNotice />}
+          {finished && showSiteTip && <SiteUrlTip />}
+        </div>
+      )}
+      <ul className={styles.generations} aria-label="Products">
+        {(job.generations ?? []).map((generation, index) => (
+          <li key={generation.generation_uuid || generation.id}>
+            <GenerationCard
+              generation={generation}
+              productIndex={index}
+              onOpen={(imageIndex) => setViewing((offsets[index] ?? 0) + imageIndex)}
+            />
+          </li>
+        ))}
+      </ul>
+      <ImageViewer images={images} index={viewing} onIndex={setViewing} onClose={() => setViewing(null)} />
+    </div>
+  );
+}
