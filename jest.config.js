@@ -25,6 +25,7 @@ module.exports = {
         '<rootDir>/packages/*/test/**/*.test.ts',
         '<rootDir>/services/*/test/**/*.test.ts',
         '<rootDir>/tests/integration/**/*.test.ts',
+        '<rootDir>/tests/deploy/**/*.test.ts',
       ],
       testPathIgnorePatterns: ['/node_modules/', '/dist/'],
     },

@@ -47,7 +47,12 @@ const models = {
   volumes: [{ name: 'models', emptyDir: { sizeLimit: '256Mi' } }],
   volumeMounts: [{ name: 'models', mountPath: '/models', readOnly: true }],
 };
-const generationEnv = [...objectStoreEnv, serviceUrls.BILLING_URL, serviceUrls.AUTH_URL, value('MODELS_DIR', '/models')];
+const generationEnv = [
+  ...objectStoreEnv,
+  serviceUrls.BILLING_URL,
+  serviceUrls.AUTH_URL,
+  value('MODELS_DIR', '/models'),
+];
 
 const smallResources = { requests: { cpu: '100m', memory: '192Mi' }, limits: { cpu: '1', memory: '512Mi' } };
 
@@ -255,7 +260,10 @@ export function renderWorkload(workload) {
     apiVersion: 'v1',
     kind: 'Service',
     metadata,
-    spec: { selector, ports: ports.map((port) => ({ name: port.name, port: port.containerPort, targetPort: port.name })) },
+    spec: {
+      selector,
+      ports: ports.map((port) => ({ name: port.name, port: port.containerPort, targetPort: port.name })),
+    },
   };
   const disruptionBudget = {
     apiVersion: 'policy/v1',
