@@ -16,16 +16,23 @@ export function boxMean(source: Float32Array, width: number, height: number, rad
       if (x - radius >= 0) sum -= source[row + x - radius];
     }
   }
+  // The vertical pass walks rows too (a running sum per column), which keeps memory access sequential.
   const result = new Float32Array(width * height);
-  for (let x = 0; x < width; x += 1) {
-    let sum = 0;
-    for (let y = 0; y <= Math.min(radius, height - 1); y += 1) sum += horizontal[y * width + x];
-    for (let y = 0; y < height; y += 1) {
-      const first = Math.max(0, y - radius);
-      const last = Math.min(height - 1, y + radius);
-      result[y * width + x] = sum / (last - first + 1);
-      if (y + radius + 1 < height) sum += horizontal[(y + radius + 1) * width + x];
-      if (y - radius >= 0) sum -= horizontal[(y - radius) * width + x];
+  const columnSums = new Float64Array(width);
+  for (let y = 0; y <= Math.min(radius, height - 1); y += 1) {
+    for (let x = 0; x < width; x += 1) columnSums[x] += horizontal[y * width + x];
+  }
+  for (let y = 0; y < height; y += 1) {
+    const count = Math.min(height - 1, y + radius) - Math.max(0, y - radius) + 1;
+    const row = y * width;
+    for (let x = 0; x < width; x += 1) result[row + x] = columnSums[x] / count;
+    if (y + radius + 1 < height) {
+      const entering = (y + radius + 1) * width;
+      for (let x = 0; x < width; x += 1) columnSums[x] += horizontal[entering + x];
+    }
+    if (y - radius >= 0) {
+      const leaving = (y - radius) * width;
+      for (let x = 0; x < width; x += 1) columnSums[x] -= horizontal[leaving + x];
     }
   }
   return result;

@@ -1,0 +1,36 @@
+import { refineMask } from '../algorithms/mask-refine';
+import type { RunModel } from './model-runner';
+import { rgbaToPlanar, type RgbaImage } from './tensors';
+
+/** u2netp (MODELS.md): the whole image squeezed to 320×320, ImageNet normalisation, output d0 already sigmoid. */
+export const SEGMENTATION_SIZE = 320;
+const MEAN = [0.485, 0.456, 0.406];
+const STD = [0.229, 0.224, 0.225];
+
+/** The product's alpha at the image's own size (one byte per pixel). */
+export async function segmentProduct(image: RgbaImage, run: RunModel): Promise<Uint8ClampedArray> {
+  const input = rgbaToPlanar(image, SEGMENTATION_SIZE, SEGMENTATION_SIZE, MEAN, STD);
+  const { data } = await run(input, [1, 3, SEGMENTATION_SIZE, SEGMENTATION_SIZE]);
+  return refineMask(image.data, image.width, image.height, data, SEGMENTATION_SIZE, SEGMENTATION_SIZE);
+}
+
+/** The image with the alpha applied: transparent background, or flattened onto an opaque colour. */
+export function applyAlpha(
+  image: RgbaImage,
+  alpha: Uint8ClampedArray,
+  background: { r: number; g: number; b: number } | null,
+): Uint8ClampedArray {
+  const out = new Uint8ClampedArray(image.data);
+  for (let i = 0; i < alpha.length; i += 1) {
+    if (!background) {
+      out[4 * i + 3] = alpha[i];
+      continue;
+    }
+    const a = alpha[i] / 255;
+    out[4 * i] = Math.round(a * image.data[4 * i] + (1 - a) * background.r);
+    out[4 * i + 1] = Math.round(a * image.data[4 * i + 1] + (1 - a) * background.g);
+    out[4 * i + 2] = Math.round(a * image.data[4 * i + 2] + (1 - a) * background.b);
+    out[4 * i + 3] = 255;
+  }
+  return out;
+}

@@ -1,0 +1,104 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Button, ProgressBar } from '@productgen/ui-kit';
+import { downloadBlob } from '../image/canvas';
+import styles from './ToolPage.module.css';
+
+export interface QueueResult {
+  blob: Blob;
+  url: string;
+  name: string;
+  width: number;
+  height: number;
+}
+
+export interface QueueItem {
+  id: number;
+  file: File;
+  preview: string;
+  status: 'waiting' | 'working' | 'done' | 'failed';
+  progress?: { done: number; total: number };
+  result?: QueueResult;
+}
+
+/** The images a batch tool (remover, upscaler) works through, with their object URLs freed when dropped. */
+export function useImageQueue() {
+  const [items, setItems] = useState<QueueItem[]>([]);
+  const nextId = useRef(1);
+  const urls = useRef(new Set<string>());
+  const track = (url: string) => {
+    urls.current.add(url);
+    return url;
+  };
+  useEffect(() => {
+    const owned = urls.current;
+    return () => owned.forEach((url) => URL.revokeObjectURL(url));
+  }, []);
+
+  const add = useCallback((files: File[]) => {
+    setItems((current) => [
+      ...current,
+      ...files.map((file) => ({
+        id: nextId.current++,
+        file,
+        preview: track(URL.createObjectURL(file)),
+        status: 'waiting' as const,
+      })),
+    ]);
+  }, []);
+  const update = useCallback((id: number, patch: Partial<QueueItem>) => {
+    setItems((current) => current.map((item) => (item.id === id ? { ...item, ...patch } : item)));
+  }, []);
+  const setResult = useCallback(
+    (id: number, blob: Blob, name: string, width: number, height: number) =>
+      update(id, {
+        status: 'done',
+        progress: undefined,
+        result: { blob, url: track(URL.createObjectURL(blob)), name, width, height },
+      }),
+    [update],
+  );
+  const clear = useCallback(() => {
+    urls.current.forEach((url) => URL.revokeObjectURL(url));
+    urls.current.clear();
+    setItems([]);
+  }, []);
+  return { items, add, update, setResult, clear };
+}
+
+/** One card per image: the result (or the original while waiting), its size, progress and its download. */
+export function QueueList({ items, workingText }: { items: QueueItem[]; workingText: string }) {
+  if (items.length === 0) return null;
+  return (
+    <ul className={styles.results} aria-label="Your images">
+      {items.map((item) => (
+        <li key={item.id} className={styles.card} data-testid="queue-item" data-status={item.status}>
+          <img src={item.result?.url ?? item.preview} alt={item.result?.name ?? item.file.name} />
+          <span className={styles.cardName}>{item.result?.name ?? item.file.name}</span>
+          {item.result && (
+            <span className={styles.cardMeta}>
+              {item.result.width} × {item.result.height} px
+            </span>
+          )}
+          {item.status === 'working' && (
+            <ProgressBar
+              label={workingText}
+              value={item.progress?.done}
+              max={item.progress?.total}
+              valueText={item.progress ? `${item.progress.done} of ${item.progress.total} tiles` : undefined}
+            />
+          )}
+          {item.status === 'failed' && <span className={styles.cardMeta}>This image could not be processed.</span>}
+          {item.result && (
+            <Button
+              size="sm"
+              variant="secondary"
+              onClick={() => item.result && downloadBlob(item.result.blob, item.result.name)}
+            >
+              Download
+            </Button>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}

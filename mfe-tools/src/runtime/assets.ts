@@ -1,0 +1,21 @@
+// Where the tools' models and samples are served from: by default the `tool-assets/` folder next to this
+// microfrontend's own files on the web origin (webpack copies them there at build); TOOLS_ASSETS_URL at build
+// time points elsewhere (another path or host of the operator's), never a public CDN.
+declare const __webpack_public_path__: string | undefined;
+/** Replaced at build by webpack's DefinePlugin (webpack.config.js). */
+declare const process: { env: { TOOLS_ASSETS_URL?: string } };
+
+const configured = process.env.TOOLS_ASSETS_URL ?? '';
+
+export function toolAssetUrl(relativePath: string): string {
+  if (configured) return `${configured.replace(/\/$/, '')}/${relativePath}`;
+  const base = typeof __webpack_public_path__ === 'string' ? __webpack_public_path__ : '/';
+  return new URL(`tool-assets/${relativePath}`, new URL(base, window.location.href)).href;
+}
+
+export const MODEL_FILES = {
+  segmentation: 'models/u2netp-fp32.onnx',
+  upscaler: 'models/realesr-general-x4v3-fp32.onnx',
+} as const;
+
+export type ToolModel = keyof typeof MODEL_FILES;
