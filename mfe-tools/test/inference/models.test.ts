@@ -1,0 +1,121 @@
+/**
+ * @jest-environment node
+ */
+// The browser's model code (pre-processing, tiling, mask refinement) run with the real models in onnxruntime-node,
+// and the build's fp16 → fp32 conversion checked against the original file.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { onnx } from 'onnx-proto';
+import { segmentProduct, SEGMENTATION_SIZE } from '../../src/inference/segmentation';
+import { rgbaToPlanar, type RgbaImage } from '../../src/inference/tensors';
+import { upscaleImage } from '../../src/inference/upscaling';
+import { loadNodeModel, type NodeModel } from '../support/node-onnx';
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the build script is CommonJS JavaScript
+const { convertFloat16ModelToFloat32 } = require('../../build/onnx-fp16-to-fp32') as {
+  convertFloat16ModelToFloat32(bytes: Uint8Array): { bytes: Uint8Array; removedCasts: number };
+};
+
+jest.setTimeout(120_000);
+
+const repoRoot = path.resolve(__dirname, '..', '..', '..');
+const sharedModels = path.resolve(repoRoot, '..', 'shared', 'models');
+const modelsDir = [path.resolve(repoRoot, process.env.MODELS_DIR || 'models/cache'), sharedModels].find((dir) =>
+  existsSync(path.join(dir, 'u2netp-fp16.onnx')),
+);
+const PHOTO = path.resolve(repoRoot, '..', 'shared', 'photos', 'test', 'kitchen', 'moka-pot.jpg');
+
+async function photoPixels(longSide: number): Promise<RgbaImage> {
+  const { data, info } = await sharp(PHOTO)
+    .resize(longSide, longSide, { fit: 'inside' })
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return { data: new Uint8ClampedArray(data), width: info.width, height: info.height };
+}
+
+const models: NodeModel[] = [];
+async function load(bytes: Uint8Array): Promise<NodeModel> {
+  const model = await loadNodeModel(bytes);
+  models.push(model);
+  return model;
+}
+afterAll(() => Promise.all(models.map((model) => model.close())));
+
+if (!modelsDir) throw new Error('u2netp-fp16.onnx not found: run `npm run models:fetch`');
+const fp16Bytes = readFileSync(path.join(modelsDir, 'u2netp-fp16.onnx'));
+const converted = convertFloat16ModelToFloat32(fp16Bytes);
+
+describe('u2netp converted to float32 at build', () => {
+  it('has no float16 tensor left and fewer Cast nodes', () => {
+    const model = onnx.ModelProto.decode(converted.bytes);
+    const float16 = onnx.TensorProto.DataType.FLOAT16;
+    expect(model.graph?.initializer.filter((tensor) => tensor.dataType === float16)).toEqual([]);
+    expect(converted.removedCasts).toBeGreaterThan(100);
+  });
+
+  it('gives the fp16 model’s mask on a real photo (float16 rounding apart)', async () => {
+    const [original, widened] = await Promise.all([load(fp16Bytes), load(converted.bytes)]);
+    const input = rgbaToPlanar(
+      await photoPixels(640),
+      SEGMENTATION_SIZE,
+      SEGMENTATION_SIZE,
+      [0.485, 0.456, 0.406],
+      [0.229, 0.224, 0.225],
+    );
+    const dims = [1, 3, SEGMENTATION_SIZE, SEGMENTATION_SIZE];
+    const [a, b] = await Promise.all([original.run(input, dims), widened.run(input, dims)]);
+    let maxDifference = 0;
+    let totalDifference = 0;
+    let disagreements = 0;
+    for (let i = 0; i < a.data.length; i += 1) {
+      const difference = Math.abs(a.data[i] - b.data[i]);
+      maxDifference = Math.max(maxDifference, difference);
+      totalDifference += difference;
+      if (a.data[i] >= 0.5 !== b.data[i] >= 0.5) disagreements += 1;
+    }
+    const meanDifference = totalDifference / a.data.length;
+    console.log(
+      `u2netp fp16 vs fp32 on a photo: max ${maxDifference.toExponential(2)}, mean ${meanDifference.toExponential(2)}, ` +
+        `${disagreements} of ${a.data.length} pixels on the other side of 0.5`,
+    );
+    // The fp16 model computes its activations in float16; near a steep edge that moves a few pixels' values.
+    expect(maxDifference).toBeLessThan(0.15);
+    expect(meanDifference).toBeLessThan(2e-3);
+    expect(disagreements / a.data.length).toBeLessThan(0.002);
+  });
+
+  it('segments the product: a solid opaque share, transparent corners', async () => {
+    const segmentation = await load(converted.bytes);
+    const image = await photoPixels(400);
+    const alpha = await segmentProduct(image, segmentation.run);
+    const at = (x: number, y: number) => alpha[y * image.width + x];
+    const { width, height } = image;
+    expect([at(0, 0), at(width - 1, 0), at(0, height - 1), at(width - 1, height - 1)]).toEqual([0, 0, 0, 0]);
+    const opaque = alpha.reduce((count, value) => count + (value === 255 ? 1 : 0), 0) / alpha.length;
+    expect(opaque).toBeGreaterThan(0.05);
+    expect(opaque).toBeLessThan(0.8);
+  });
+});
+
+describe('Real-ESRGAN tiled upscaling', () => {
+  it('gives exactly 4× the input, tile by tile, close to the input when shrunk back', async () => {
+    const upscaler = await load(readFileSync(path.join(modelsDir, 'realesr-general-x4v3-int8-dequant-fp32.onnx')));
+    const image = await photoPixels(150);
+    const progress: string[] = [];
+    const result = await upscaleImage(image, upscaler.run, (done, total) => progress.push(`${done}/${total}`));
+    expect([result.width, result.height]).toEqual([image.width * 4, image.height * 4]);
+    const tiles = Math.ceil(image.width / 128) * Math.ceil(image.height / 128);
+    expect(tiles).toBeGreaterThan(1);
+    expect(progress).toEqual(Array.from({ length: tiles }, (_, index) => `${index + 1}/${tiles}`));
+    const shrunk = await sharp(Buffer.from(result.data), {
+      raw: { width: result.width, height: result.height, channels: 4 },
+    })
+      .resize(image.width, image.height, { kernel: 'cubic' })
+      .raw()
+      .toBuffer();
+    let error = 0;
+    for (let i = 0; i < shrunk.length; i += 4) error += Math.abs(shrunk[i] - image.data[i]);
+    expect(error / (shrunk.length / 4)).toBeLessThan(12);
+  });
+});
