@@ -6,4 +6,4 @@ export * from './router';
 export * from './validation';
 export * from './messages';
 export * from './openapi';
-export * from './internal-billing';
+export * from './internal';

@@ -147,10 +147,10 @@ export type RequestValidation =
 const validatedParts = ['params', 'query', 'headers', 'body'] as const;
 
 /**
- * Validates the parts a route declares. Parts it does not declare pass through untouched; a raw-body route's
+ * Validates the parts a route (public or internal) declares. Parts it does not declare pass through untouched; a raw-body route's
  * body is left to its owner, which must check the signature on the exact bytes before reading it.
  */
-export function validateRequest(route: ApiRoute, parts: RequestParts): RequestValidation {
+export function validateRequest(route: Pick<ApiRoute, 'request' | 'response'>, parts: RequestParts): RequestValidation {
   const data: ValidatedRequest = {
     body: parts.body,
     query: parts.query,

@@ -8,13 +8,17 @@ import { injectTraceHeaders, withSpan } from './telemetry';
  * fetch with the active trace context (traceparent/tracestate) and the current request id (X-Request-Id) added,
  * so the called service continues the same trace and logs under the same request id.
  */
-export function fetchWithTrace(url: string | URL, init: RequestInit = {}): Promise<Response> {
+export function fetchWithTrace(
+  url: string | URL,
+  init: RequestInit = {},
+  fetchImpl: (input: string | URL, init?: RequestInit) => Promise<Response> = fetch,
+): Promise<Response> {
   const headers = new Headers(init.headers);
   const traceHeaders = injectTraceHeaders<Record<string, string>>({});
   for (const [name, value] of Object.entries(traceHeaders)) headers.set(name, value);
   const requestId = currentRequestId();
   if (requestId && !headers.has('x-request-id')) headers.set('x-request-id', requestId);
-  return fetch(url, { ...init, headers });
+  return fetchImpl(url, { ...init, headers });
 }
 
 export type QueryValue = string | number | boolean | undefined;
@@ -36,6 +40,8 @@ export interface InternalHttpClientOptions {
   timeoutMs?: number;
   /** Sent with every request (e.g. an internal credential). */
   headers?: Record<string, string>;
+  /** Defaults to the global fetch. */
+  fetchImpl?: (input: string | URL, init?: RequestInit) => Promise<Response>;
 }
 
 type RequestFn = <T = unknown>(path: string, options?: InternalRequestOptions<T>) => Promise<T>;
@@ -100,12 +106,11 @@ export function createInternalHttpClient(options: InternalHttpClientOptions): In
         let response: Response;
         let answer: unknown;
         try {
-          response = await fetchWithTrace(url, {
-            method: upper,
-            headers,
-            body,
-            signal: AbortSignal.timeout(timeoutMs),
-          });
+          response = await fetchWithTrace(
+            url,
+            { method: upper, headers, body, signal: AbortSignal.timeout(timeoutMs) },
+            options.fetchImpl,
+          );
           answer = await readBody(response);
         } catch (error) {
           if (isTimeout(error)) {

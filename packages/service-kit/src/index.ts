@@ -2,12 +2,14 @@ export {
   ConfigError,
   amqpConfig,
   baseConfig,
+  devIdentityProviderConfig,
   envFields,
   exitOnConfigError,
   loadConfig,
   loadConfigOrExit,
   mongoConfig,
   portConfig,
+  refuseDevIdentityProviderInProduction,
   s3Config,
   telemetryConfig,
   type ConfigProblem,
@@ -53,6 +55,17 @@ export {
   type InternalRequestOptions,
   type QueryValue,
 } from './http-client';
+export {
+  USER_ID_HEADER,
+  parseRequest,
+  reply,
+  requireGatewayUser,
+  serveRoute,
+  type ContractRoute,
+  type ParsedRequest,
+  type RouteAnswer,
+} from './contract-routes';
+export { createInternalApiClient, type InternalApiClient } from './internal-api-client';
 export { connectMongo, isDuplicateKeyError, redactUrl, type MongoHandle, type MongoOptions } from './mongo';
 export {
   PRESIGN_LIMITS,
@@ -63,10 +76,4 @@ export {
   type PutOptions,
 } from './object-store';
 export { runServiceProcess, type ServiceProcessConfig, type ServiceProcessContext } from './service-process';
-export {
-  instrumentBus,
-  metricsConfig,
-  metricsRegistry,
-  recordHttpMetrics,
-  serveOperations,
-} from './metrics';
+export { instrumentBus, metricsConfig, metricsRegistry, recordHttpMetrics, serveOperations } from './metrics';

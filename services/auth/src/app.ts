@@ -1,41 +1,19 @@
-import type { Express, Request, Response } from "express";
-import {
-  routes,
-  SESSION_KEY_HEADER,
-  validateRequest,
-  type ApiRoute,
-  type RouteBody,
-  type RouteQuery,
-  type RouteResponse,
-  type ValidatedRequest,
-} from "@productgen/contracts";
-import {
-  AppError,
-  createHttpApp,
-  parseParams,
-  type Logger,
-  type ReadinessCheck,
-} from "@productgen/service-kit";
-import type { UserRepository } from "./data/user-repository";
-import { IdentityRejectedError } from "./domain/identity";
-import { planMetadataSave } from "./domain/metadata";
-import { dismissesSiteUrlTooltip, toUserView } from "./domain/user";
-import type { DevIdentityProvider } from "./identity/dev-idp";
-import {
-  firstGenerationDoneResponseSchema,
-  internalPaths,
-  internalUserParamsSchema,
-  internalUserSchema,
-  sessionVerificationSchema,
-} from "./internal-api";
-import type { AuthenticatedSession, SessionManager } from "./session-manager";
-import type { ShopContextDeriver } from "./shop/shop-context-deriver";
-import { signIn, type SignInDeps } from "./sign-in";
+import type { Express, Request } from 'express';
+import { authInternalRoutes, routes, SESSION_KEY_HEADER } from '@productgen/contracts';
+import { AppError, createHttpApp, serveRoute, type Logger, type ReadinessCheck } from '@productgen/service-kit';
+import type { UserRepository } from './data/user-repository';
+import { IdentityRejectedError } from './domain/identity';
+import { planMetadataSave } from './domain/metadata';
+import { dismissesSiteUrlTooltip, toUserView } from './domain/user';
+import type { DevIdentityProvider } from './identity/dev-idp';
+import type { AuthenticatedSession, SessionManager } from './session-manager';
+import type { ShopContextDeriver } from './shop/shop-context-deriver';
+import { signIn, type SignInDeps } from './sign-in';
 
 /** Sign-in failures all read the same (SPEC §8): the client learns nothing about why. */
-export const SIGN_IN_FAILED_MESSAGE = "Failed to verify Google token";
+export const SIGN_IN_FAILED_MESSAGE = 'Failed to verify Google token';
 /** Settings bodies are small; the metadata cap (16 KiB) sits well inside this. */
-export const AUTH_BODY_LIMIT = "64kb";
+export const AUTH_BODY_LIMIT = '64kb';
 
 export interface AuthAppDeps extends SignInDeps {
   users: UserRepository;
@@ -47,34 +25,12 @@ export interface AuthAppDeps extends SignInDeps {
   logger: Logger;
 }
 
-/** Validates the parts a contract route declares; bad input is a 400 whose message names every field. */
-function parseRequest(route: ApiRoute, req: Request): ValidatedRequest {
-  const result = validateRequest(route, { body: req.body, query: req.query });
-  if (!result.ok)
-    throw AppError.badRequest(result.message, { issues: result.issues });
-  return result.data;
-}
-
-const bodyOf = <Route extends ApiRoute>(route: Route, req: Request) =>
-  parseRequest(route, req).body as RouteBody<Route>;
-const queryOf = <Route extends ApiRoute>(route: Route, req: Request) =>
-  parseRequest(route, req).query as RouteQuery<Route>;
-
-/** Answers with the contract's response schema, so nothing leaves that the contract does not describe. */
-function reply<Route extends ApiRoute>(
-  res: Response,
-  route: Route,
-  value: RouteResponse<Route>,
-): void {
-  res.json(route.response.parse(value));
-}
-
-const sessionKeyHeader = SESSION_KEY_HEADER.toLowerCase();
+const sessionKeyHeader = SESSION_KEY_HEADER.toLowerCase() as 'x-session-key';
 
 export function createAuthApp(deps: AuthAppDeps): Express {
   const { users, sessions, shopContext, devIdp } = deps;
   const app = createHttpApp({
-    name: "auth",
+    name: 'auth',
     logger: deps.logger,
     readiness: deps.readiness,
     bodyLimit: AUTH_BODY_LIMIT,
@@ -101,121 +57,99 @@ export function createAuthApp(deps: AuthAppDeps): Express {
 
   // ---- sign-in and session
 
-  app.post(routes.authGoogle.path, async (req, res) => {
-    const body = bodyOf(routes.authGoogle, req);
+  serveRoute(app, routes.authGoogle, async (input) => {
     try {
-      reply(res, routes.authGoogle, await signIn(deps, body));
+      return await signIn(deps, input.body);
     } catch (error) {
       if (!(error instanceof IdentityRejectedError)) throw error;
-      deps.logger.warn({ reason: error.message }, "sign-in token rejected");
+      deps.logger.warn({ reason: error.message }, 'sign-in token rejected');
       throw AppError.unauthorized(SIGN_IN_FAILED_MESSAGE);
     }
   });
 
-  app.get(routes.authMe.path, async (req, res) => {
-    const { user } = await requireUser(req);
-    reply(res, routes.authMe, toUserView(user));
-  });
+  serveRoute(app, routes.authMe, async (_input, req) => toUserView((await requireUser(req)).user));
 
-  app.post(routes.authLogout.path, async (req, res) => {
+  serveRoute(app, routes.authLogout, async (_input, req) => {
     const session = await requireSession(req);
     await sessions.revoke(session.sessionId);
-    reply(res, routes.authLogout, { success: true });
+    return { success: true as const };
   });
 
   // ---- settings
 
-  app.post(routes.saveUserSettings.path, async (req, res) => {
+  serveRoute(app, routes.saveUserSettings, async (input, req) => {
     const { session } = await requireUser(req);
-    const { site_url: siteUrl } = bodyOf(routes.saveUserSettings, req);
+    const { site_url: siteUrl } = input.body;
     const saved = await users.saveSiteUrl(session.userId, siteUrl);
     if (!saved) throw AppError.unauthorized();
-    if (siteUrl !== "") shopContext.schedule(session.userId, siteUrl);
-    reply(res, routes.saveUserSettings, toUserView(saved));
+    if (siteUrl !== '') shopContext.schedule(session.userId, siteUrl);
+    return toUserView(saved);
   });
 
-  app.post(routes.saveUserMetadata.path, async (req, res) => {
+  serveRoute(app, routes.saveUserMetadata, async (input, req) => {
     const { session } = await requireUser(req);
-    const plan = planMetadataSave(bodyOf(routes.saveUserMetadata, req));
+    const plan = planMetadataSave(input.body);
     if (!plan.ok) throw new AppError(plan.status, plan.message);
     const saved = await users.saveMetadata(session.userId, plan);
-    if (saved === "not_found") throw AppError.unauthorized();
-    if (saved !== "saved") throw new AppError(saved.status, saved.message);
-    reply(res, routes.saveUserMetadata, { success: true });
+    if (saved === 'not_found') throw AppError.unauthorized();
+    if (saved !== 'saved') throw new AppError(saved.status, saved.message);
+    return { success: true as const };
   });
 
-  app.post(routes.closeTooltip.path, async (req, res) => {
+  serveRoute(app, routes.closeTooltip, async (input, req) => {
     const { session } = await requireUser(req);
-    const { name } = bodyOf(routes.closeTooltip, req);
-    const outcome = await users.dismissTooltip(
-      session.userId,
-      name,
-      dismissesSiteUrlTooltip(name),
-    );
-    if (outcome === "not_found") throw AppError.unauthorized();
-    if (outcome === "full")
-      throw AppError.badRequest("Too many different tips dismissed");
-    reply(res, routes.closeTooltip, { success: true });
+    const { name } = input.body;
+    const outcome = await users.dismissTooltip(session.userId, name, dismissesSiteUrlTooltip(name));
+    if (outcome === 'not_found') throw AppError.unauthorized();
+    if (outcome === 'full') throw AppError.badRequest('Too many different tips dismissed');
+    return { success: true as const };
   });
 
-  app.post(routes.saveReferralSource.path, async (req, res) => {
+  serveRoute(app, routes.saveReferralSource, async (input, req) => {
     const { session } = await requireUser(req);
-    const { source } = bodyOf(routes.saveReferralSource, req);
+    const { source } = input.body;
     await users.saveReferralSource(session.userId, source, deps.now());
-    reply(res, routes.saveReferralSource, { success: true });
+    return { success: true as const };
   });
 
-  app.get(routes.hasSeenReferralForm.path, async (req, res) => {
+  serveRoute(app, routes.hasSeenReferralForm, async (_input, req) => {
     const { session } = await requireUser(req);
-    reply(res, routes.hasSeenReferralForm, {
-      hasSeen: await users.hasSeenReferralForm(session.userId),
-    });
+    return { hasSeen: await users.hasSeenReferralForm(session.userId) };
   });
 
   // ---- dev identity provider (404 unless enabled, and never in production)
 
-  app.get(routes.devIdpCredential.path, async (req, res) => {
+  serveRoute(app, routes.devIdpCredential, async (input) => {
     const provider = requireDevIdp();
-    const query = queryOf(routes.devIdpCredential, req);
+    const query = input.query;
     const credential = await provider.issueCredential(
-      {
-        email: query.email,
-        givenName: query.given_name,
-        familyName: query.family_name,
-      },
+      { email: query.email, givenName: query.given_name, familyName: query.family_name },
       deps.now(),
     );
-    reply(res, routes.devIdpCredential, { credential });
+    return { credential };
   });
 
-  app.get("/dev-idp/jwks.json", (_req, res) => {
+  app.get('/dev-idp/jwks.json', (_req, res) => {
     res.json(requireDevIdp().jwks);
   });
 
-  // ---- internal (service network only)
+  // ---- internal (service network only; declared in the contracts' authInternalRoutes)
 
-  app.get(internalPaths.verifySession, async (req, res) => {
-    const session = await requireSession(req);
-    res.json(sessionVerificationSchema.parse({ userId: session.userId }));
+  serveRoute(app, authInternalRoutes.verifySession, async (input) => {
+    const session = await sessions.authenticate(input.headers[sessionKeyHeader]);
+    if (!session) throw AppError.unauthorized();
+    return { userId: session.userId };
   });
 
-  app.get(internalPaths.user, async (req, res) => {
-    const { id } = parseParams(internalUserParamsSchema, req.params);
-    const user = await users.findById(id);
-    if (!user) throw AppError.notFound("User not found");
-    res.json(
-      internalUserSchema.parse({
-        ...toUserView(user),
-        brand_colors: user.brandColors,
-      }),
-    );
+  serveRoute(app, authInternalRoutes.getUser, async (input) => {
+    const user = await users.findById(input.params.id);
+    if (!user) throw AppError.notFound('User not found');
+    return { ...toUserView(user), brand_colors: user.brandColors };
   });
 
-  app.post(internalPaths.firstGenerationDone, async (req, res) => {
-    const { id } = parseParams(internalUserParamsSchema, req.params);
-    if (!(await users.markFirstGenerationDone(id)))
-      throw AppError.notFound("User not found");
-    res.json(firstGenerationDoneResponseSchema.parse({ success: true }));
+  serveRoute(app, authInternalRoutes.markFirstGenerationDone, async (input) => {
+    if (!(await users.markFirstGenerationDone(input.params.id))) throw AppError.notFound('User not found');
+    return { success: true as const };
   });
 
   return app.finalize();

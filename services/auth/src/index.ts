@@ -6,13 +6,6 @@ export {
   DEV_GOOGLE_CLIENT_ID,
   type AuthConfig,
 } from './config';
-export {
-  internalPaths,
-  internalUserSchema,
-  sessionVerificationSchema,
-  type InternalUser,
-  type SessionVerification,
-} from './internal-api';
 export { authQueues } from './messaging/consumers';
 export { SIGN_IN_FAILED_MESSAGE } from './app';
 export { shopCategories, deriveShopProfile, type ShopCategoryId, type ShopProfile } from './domain/shop-context';

@@ -1,24 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import express, { type Express, type Request, type Response } from 'express';
-import {
-  giveBackCreditRequestSchema,
-  internalBillingPaths,
-  reserveCreditsRequestSchema,
-  routes,
-  userBillingParamsSchema,
-  userIdSchema,
-  validateRequest,
-  type ApiRoute,
-  type RouteBody,
-  type RouteQuery,
-  type RouteResponse,
-  type ValidatedRequest,
-} from '@productgen/contracts';
+import { billingInternalRoutes, routes } from '@productgen/contracts';
 import {
   AppError,
   createHttpApp,
-  parseBody,
   parseParams,
+  requireGatewayUser,
+  serveRoute,
   type Logger,
   type ReadinessCheck,
 } from '@productgen/service-kit';
@@ -31,7 +19,6 @@ import { PaymentProviderError, WebhookSignatureError } from './payments/provider
 /** Billing's JSON bodies are tiny; a webhook event is a few KiB (Stripe caps them well below this). */
 export const BILLING_BODY_LIMIT = '64kb';
 export const WEBHOOK_BODY_LIMIT = '512kb';
-export const USER_ID_HEADER = 'x-user-id';
 export const PAYMENT_PROVIDER_FAILED_MESSAGE = 'The payment provider could not be reached. Please try again.';
 
 export interface BillingAppDeps {
@@ -46,30 +33,6 @@ export interface BillingAppDeps {
   fetchImpl: typeof fetch;
   readiness: Record<string, ReadinessCheck>;
   logger: Logger;
-}
-
-/** Validates the parts a contract route declares; bad input is a 400 whose message names every field. */
-function parseRequest(route: ApiRoute, req: Request): ValidatedRequest {
-  const result = validateRequest(route, { body: req.body, query: req.query });
-  if (!result.ok) throw AppError.badRequest(result.message, { issues: result.issues });
-  return result.data;
-}
-
-const bodyOf = <Route extends ApiRoute>(route: Route, req: Request) =>
-  parseRequest(route, req).body as RouteBody<Route>;
-const queryOf = <Route extends ApiRoute>(route: Route, req: Request) =>
-  parseRequest(route, req).query as RouteQuery<Route>;
-
-/** Answers with the contract's response schema, so nothing leaves that the contract does not describe. */
-function reply<Route extends ApiRoute>(res: Response, route: Route, value: RouteResponse<Route>): void {
-  res.json(route.response.parse(value));
-}
-
-/** The gateway's verified user (X-User-Id); billing's session routes are unreachable without it. */
-function requireUserId(req: Request): string {
-  const parsed = userIdSchema.safeParse(req.get(USER_ID_HEADER));
-  if (!parsed.success) throw AppError.unauthorized();
-  return parsed.data;
 }
 
 const sessionIdParams = routes.devCheckoutPage.request.params;
@@ -90,12 +53,11 @@ export function createBillingApp(deps: BillingAppDeps): Express {
   const app = createHttpApp({ name: 'billing', logger, readiness: deps.readiness, bodyLimit: BILLING_BODY_LIMIT });
 
   // ---- payments
-  app.post(routes.createCheckoutSession.path, async (req, res) => {
-    const userId = requireUserId(req);
-    const body = bodyOf(routes.createCheckoutSession, req);
+  serveRoute(app, routes.createCheckoutSession, async (input, req) => {
+    const userId = requireGatewayUser(req);
+    const body = input.body;
     try {
-      const created = await checkouts.create(userId, body.package as 1 | 2 | 3, req.get('x-request-id'));
-      reply(res, routes.createCheckoutSession, created);
+      return await checkouts.create(userId, body.package as 1 | 2 | 3, req.get('x-request-id'));
     } catch (error) {
       if (error instanceof PaymentProviderError) {
         throw new AppError(502, PAYMENT_PROVIDER_FAILED_MESSAGE, undefined, { cause: error });
@@ -104,14 +66,14 @@ export function createBillingApp(deps: BillingAppDeps): Express {
     }
   });
 
-  app.post(routes.checkPaymentSuccess.path, async (req, res) => {
-    const userId = requireUserId(req);
-    const body = bodyOf(routes.checkPaymentSuccess, req);
-    const { paid } = await checkouts.checkSuccess(userId, body.sessionId);
-    reply(res, routes.checkPaymentSuccess, { paid, credits: (await credits.billing(userId)).credits });
+  serveRoute(app, routes.checkPaymentSuccess, async (input, req) => {
+    const userId = requireGatewayUser(req);
+    const { paid } = await checkouts.checkSuccess(userId, input.body.sessionId);
+    return { paid, credits: (await credits.billing(userId)).credits };
   });
 
-  app.post(routes.paymentWebhook.path, async (req, res) => {
+  // Raw body (Stripe signs the exact bytes): read here, never through the JSON parser.
+  serveRoute(app, routes.paymentWebhook, async (_input, req) => {
     const raw: unknown = req.body;
     if (!Buffer.isBuffer(raw) || raw.length === 0) throw AppError.badRequest('Webhook body is missing');
     let event;
@@ -124,43 +86,46 @@ export function createBillingApp(deps: BillingAppDeps): Express {
       throw error;
     }
     await checkouts.handleEvent(event);
-    reply(res, routes.paymentWebhook, { received: true });
+    return { received: true as const };
   });
 
-  app.get(routes.paymentRecords.path, async (req, res) => {
-    const userId = requireUserId(req);
-    reply(res, routes.paymentRecords, { records: await checkouts.records(userId) });
-  });
+  serveRoute(app, routes.paymentRecords, async (_input, req) => ({
+    records: await checkouts.records(requireGatewayUser(req)),
+  }));
 
   // ---- credits
-  app.get(routes.creditLog.path, async (req, res) => {
-    const userId = requireUserId(req);
-    const query = queryOf(routes.creditLog, req);
-    reply(res, routes.creditLog, await credits.log(userId, query.page, query.pageSize));
+  serveRoute(app, routes.creditLog, async (input, req) => {
+    const userId = requireGatewayUser(req);
+    return credits.log(userId, input.query.page, input.query.pageSize);
   });
 
-  app.post(routes.requestRefund.path, async (req, res) => {
-    const userId = requireUserId(req);
-    const body = bodyOf(routes.requestRefund, req);
-    const answer = await credits.refund(userId, body.generationUuid, body.imageIndex, body.refundReason);
-    reply(res, routes.requestRefund, answer);
+  serveRoute(app, routes.requestRefund, async (input, req) => {
+    const userId = requireGatewayUser(req);
+    const body = input.body;
+    return credits.refund(userId, body.generationUuid, body.imageIndex, body.refundReason);
   });
 
-  // ---- internal (generation and bulk services; never routed by the gateway)
-  app.post(internalBillingPaths.reserve, async (req, res) => {
-    const body = parseBody(reserveCreditsRequestSchema, req.body);
-    res.json(await credits.reserve(body.userId, body.generationUuid, body.count, body.description));
+  // ---- internal (generation and bulk services; declared in the contracts' billingInternalRoutes)
+  serveRoute(app, billingInternalRoutes.reserveCredits, (input) => {
+    const body = input.body;
+    return credits.reserve(body.userId, body.generationUuid, body.count, body.description);
   });
 
-  app.post(internalBillingPaths.giveBack, async (req, res) => {
-    const body = parseBody(giveBackCreditRequestSchema, req.body);
-    res.json(await credits.giveBack(body.userId, body.generationUuid, body.imageIndex, body.reason));
+  serveRoute(app, billingInternalRoutes.reserveBatchCredits, (input) => {
+    const body = input.body;
+    return credits.reserveBatch(body.userId, body.batchUuid, body.items, body.description);
   });
 
-  app.get(internalBillingPaths.userBilling, async (req, res) => {
-    const { userId } = parseParams(userBillingParamsSchema, req.params);
-    res.json(await credits.billing(userId));
+  serveRoute(app, billingInternalRoutes.giveBackCredit, (input) => {
+    const body = input.body;
+    return credits.giveBack(body.userId, body.generationUuid, body.imageIndex, body.reason);
   });
+
+  serveRoute(app, billingInternalRoutes.userBilling, (input) => credits.billing(input.params.userId));
+
+  serveRoute(app, billingInternalRoutes.reservationState, (input) =>
+    credits.reservationState(input.params.userId, input.params.generationUuid),
+  );
 
   // ---- dev checkout (embedded mode only)
   if (devCheckout) mountDevCheckout(app, devCheckout, deps);

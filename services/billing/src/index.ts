@@ -25,4 +25,3 @@ export {
 } from './domain/ledger';
 export { checkoutEventTypes, interpretCheckoutEvent, type CheckoutSignal } from './domain/checkout-events';
 export { ALREADY_REFUNDED_MESSAGE, REFUND_NOT_FOUND_MESSAGE, refundLimitMessage } from './domain/refund-policy';
-export { USER_ID_HEADER } from './app';

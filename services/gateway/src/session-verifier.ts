@@ -1,5 +1,5 @@
-import { AppError, currentRequestId, injectTraceHeaders, type Logger } from '@productgen/service-kit';
-import { z } from 'zod';
+import { authInternalRoutes } from '@productgen/contracts';
+import { AppError, createInternalApiClient, type Logger } from '@productgen/service-kit';
 import { SessionCache } from './domain/session';
 
 export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
@@ -19,44 +19,32 @@ export interface SessionVerifier {
   evict(sessionKey: string): void;
 }
 
-const verifyAnswerSchema = z.object({ userId: z.string().min(1) });
-
 export const SERVICE_UNAVAILABLE_MESSAGE = 'Service temporarily unavailable';
 
 /** Asks auth's internal endpoint, behind the short cache; concurrent checks of one key share one call. */
 export function createSessionVerifier(options: SessionVerifierOptions): SessionVerifier {
   const { cache, logger } = options;
-  const verifyUrl = new URL(
-    'internal/sessions/verify',
-    options.authUrl.endsWith('/') ? options.authUrl : `${options.authUrl}/`,
-  );
+  const auth = createInternalApiClient(authInternalRoutes, {
+    baseUrl: options.authUrl,
+    target: 'auth',
+    timeoutMs: options.timeoutMs,
+    fetchImpl: options.fetchImpl,
+  });
   const inFlight = new Map<string, Promise<string | undefined>>();
 
   async function askAuth(sessionKey: string): Promise<string | undefined> {
     const startTicket = cache.ticket();
-    const headers = injectTraceHeaders<Record<string, string>>({
-      'x-session-key': sessionKey,
-      accept: 'application/json',
-    });
-    const requestId = currentRequestId();
-    if (requestId) headers['x-request-id'] = requestId;
-    let response: Response;
-    let answer: unknown;
+    let userId: string;
     try {
-      response = await options.fetchImpl(verifyUrl, { headers, signal: AbortSignal.timeout(options.timeoutMs) });
-      answer = response.status === 200 ? await response.json() : await response.body?.cancel();
+      ({ userId } = await auth.verifySession({ headers: { 'x-session-key': sessionKey } }));
     } catch (error) {
-      logger.warn({ err: error, target: 'auth' }, 'session verification failed: auth unreachable');
+      if (error instanceof AppError && error.status === 401) return undefined;
+      // Unreachable, slow or answering outside the contract: the caller cannot be checked now.
+      logger.warn({ err: error, target: 'auth' }, 'session verification failed');
       throw AppError.serviceUnavailable(SERVICE_UNAVAILABLE_MESSAGE, { target: 'auth' });
     }
-    if (response.status === 401) return undefined;
-    const parsed = response.status === 200 ? verifyAnswerSchema.safeParse(answer) : undefined;
-    if (!parsed?.success) {
-      logger.warn({ status: response.status, target: 'auth' }, 'session verification failed: unexpected answer');
-      throw AppError.serviceUnavailable(SERVICE_UNAVAILABLE_MESSAGE, { target: 'auth', status: response.status });
-    }
-    cache.set(sessionKey, parsed.data.userId, startTicket);
-    return parsed.data.userId;
+    cache.set(sessionKey, userId, startTicket);
+    return userId;
   }
 
   return {

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createLogger } from '@productgen/service-kit';
+import { authInternalRoutes } from '@productgen/contracts';
+import { AppError, createLogger, errorHandler, serveRoute } from '@productgen/service-kit';
 import express, { type Express } from 'express';
 import { createGateway, loadGatewayConfig, type Gateway } from '../src';
 
@@ -47,6 +48,7 @@ export async function startFixture(
       userId: req.headers['x-user-id'] ?? null,
     });
   });
+  app.use(errorHandler());
   const server = await listen(app);
   return {
     name,
@@ -81,16 +83,19 @@ export interface AuthFixture extends FixtureService {
   verifyCalls(): number;
 }
 
-/** Auth stand-in: answers the internal session check and revokes a key on logout. */
+/**
+ * Auth stand-in: answers the internal session check (served from the contracts' declaration; the auth contract
+ * suite checks it against the real auth) and revokes a key on logout.
+ */
 export async function startAuthFixture(): Promise<AuthFixture> {
   const sessions = new Map(Object.entries(KNOWN_SESSIONS));
   let verifyCalls = 0;
   const fixture = await startFixture('auth', (app) => {
-    app.get('/internal/sessions/verify', (req, res) => {
+    serveRoute(app, authInternalRoutes.verifySession, ({ headers }) => {
       verifyCalls += 1;
-      const userId = sessions.get(String(req.headers['x-session-key'] ?? ''));
-      if (userId) res.json({ userId });
-      else res.status(401).json({ code: 401, error: 'Unauthorized' });
+      const userId = sessions.get(headers['x-session-key'] ?? '');
+      if (!userId) throw AppError.unauthorized();
+      return { userId };
     });
     app.post('/auth/logout', (req, res) => {
       sessions.delete(String(req.headers['x-session-key'] ?? ''));
@@ -134,7 +139,8 @@ export const silentLogger = createLogger({ service: 'gateway-test', level: 'sile
 
 /** A gateway built from environment-style settings, exactly as main.ts would read them. */
 export function buildGateway(env: Record<string, string>): Gateway {
-  const config = loadGatewayConfig({ NODE_ENV: 'test', ...env });
+  // The dev-only routes on, as the embedded launcher runs it; a test can turn them off.
+  const config = loadGatewayConfig({ NODE_ENV: 'test', DEV_IDENTITY_PROVIDER: 'true', ...env });
   return createGateway({ config, logger: silentLogger });
 }
 

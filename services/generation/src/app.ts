@@ -1,14 +1,17 @@
 import type { Express, Request, Response } from 'express';
 import yazl from 'yazl';
+import { generationInternalRoutes, routes } from '@productgen/contracts';
 import {
-  routes,
-  userIdSchema,
-  validateRequest,
-  type ApiRoute,
-  type RouteResponse,
-  type ValidatedRequest,
-} from '@productgen/contracts';
-import { AppError, createHttpApp, type Logger, type ObjectStore, type ReadinessCheck } from '@productgen/service-kit';
+  AppError,
+  createHttpApp,
+  parseRequest,
+  requireGatewayUser as requireUser,
+  serveRoute,
+  type Logger,
+  type ObjectStore,
+  type ReadinessCheck,
+} from '@productgen/service-kit';
+import { bulkGenerationView, type BulkCreation } from './bulk-creation';
 import type { CreationFlow } from './creation';
 import type { GenerationRepository } from './data/generation-repository';
 import type { GenerationDocument, StylePresetDocument } from './data/models';
@@ -19,35 +22,18 @@ import { styleRecipeSchema } from './domain/styles';
 
 /** The SPEC's wording for a download link built without an image index. */
 export const IMAGE_INDEX_REQUIRED_MESSAGE = 'imageIndex is required for image type download';
-/** Header the gateway sets to the verified user; the gateway drops any client-sent one. */
-export const USER_ID_HEADER = 'x-user-id';
 /** Base64 of the largest accepted upload (12 MiB) plus JSON around it. */
 export const GENERATION_BODY_LIMIT = '17mb';
 
 export interface GenerationAppDeps {
   creation: CreationFlow;
+  /** Batch products handed over by the bulk service. */
+  bulk: BulkCreation;
   generations: GenerationRepository;
   presets: PresetRepository;
   objectStore: ObjectStore;
   readiness: Record<string, ReadinessCheck>;
   logger: Logger;
-}
-
-function parseRequest(route: ApiRoute, req: Request): ValidatedRequest {
-  const result = validateRequest(route, { body: req.body, query: req.query, params: req.params });
-  if (!result.ok) throw AppError.badRequest(result.message, { issues: result.issues });
-  return result.data;
-}
-
-function reply<Route extends ApiRoute>(res: Response, route: Route, value: RouteResponse<Route>): void {
-  res.json(route.response.parse(value));
-}
-
-/** The verified user the gateway forwards; without it the caller did not come through the gateway's check. */
-function requireUser(req: Request): string {
-  const parsed = userIdSchema.safeParse(req.get(USER_ID_HEADER));
-  if (!parsed.success) throw AppError.unauthorized();
-  return parsed.data;
 }
 
 function presetView(preset: StylePresetDocument) {
@@ -81,88 +67,60 @@ export function createGenerationApp(deps: GenerationAppDeps): Express {
 
   // ---- categories and analysis
 
-  app.get(routes.listCategories.path, (_req, res) => {
-    reply(res, routes.listCategories, [...categories]);
+  serveRoute(app, routes.listCategories, () => [...categories]);
+
+  serveRoute(app, routes.analyzeImage, async (input, req) => {
+    const userId = requireUser(req);
+    return creation.analyze(userId, Buffer.from(input.body.image, 'base64'));
   });
 
-  app.post(routes.analyzeImage.path, async (req, res) => {
+  serveRoute(app, routes.imageGen, async (input, req) => {
     const userId = requireUser(req);
-    const { image } = parseRequest(routes.analyzeImage, req).body as { image: string };
-    reply(res, routes.analyzeImage, await creation.analyze(userId, Buffer.from(image, 'base64')));
-  });
-
-  app.post(routes.imageGen.path, async (req, res) => {
-    const userId = requireUser(req);
-    const body = parseRequest(routes.imageGen, req).body as { base64str: string; numGenerates: number };
+    const body = input.body;
     const analysis = await creation.analyze(userId, Buffer.from(body.base64str, 'base64'));
-    reply(
-      res,
-      routes.imageGen,
-      await creation.create({ userId, generationUuid: analysis.generation_uuid, numGenerates: body.numGenerates }),
-    );
+    return creation.create({ userId, generationUuid: analysis.generation_uuid, numGenerates: body.numGenerates });
   });
 
-  app.post(routes.imageGenFromId.path, async (req, res) => {
+  serveRoute(app, routes.imageGenFromId, async (input, req) => {
     const userId = requireUser(req);
-    const body = parseRequest(routes.imageGenFromId, req).body as {
-      id: string;
-      numGenerates: number;
-      presets?: string[];
-    };
-    reply(
-      res,
-      routes.imageGenFromId,
-      await creation.create({
-        userId,
-        generationUuid: body.id,
-        numGenerates: body.numGenerates,
-        presets: body.presets,
-      }),
-    );
+    const body = input.body;
+    return creation.create({ userId, generationUuid: body.id, numGenerates: body.numGenerates, presets: body.presets });
   });
 
   // ---- status and lists
 
-  app.get(routes.generationStatus.path, async (req, res) => {
+  serveRoute(app, routes.generationStatus, async (input, req) => {
     const userId = requireUser(req);
-    const { generation_uuid: uuid } = parseRequest(routes.generationStatus, req).params as { generation_uuid: string };
-    reply(res, routes.generationStatus, statusView(await ownedGeneration(uuid, userId)));
+    return statusView(await ownedGeneration(input.params.generation_uuid, userId));
   });
 
-  app.get(routes.listGenerations.path, async (req, res) => {
+  serveRoute(app, routes.listGenerations, async (input, req) => {
     const userId = requireUser(req);
-    const { page, pageSize } = parseRequest(routes.listGenerations, req).query as { page: number; pageSize: number };
-    const { items, total } = await generations.listStarted(userId, page, pageSize);
-    reply(res, routes.listGenerations, { items: items.map(generationView), total });
+    const { items, total } = await generations.listStarted(userId, input.query.page, input.query.pageSize);
+    return { items: items.map(generationView), total };
   });
 
-  app.get(routes.generationDetail.path, async (req, res) => {
+  serveRoute(app, routes.generationDetail, async (input, req) => {
     const userId = requireUser(req);
-    const { id } = parseRequest(routes.generationDetail, req).params as { id: string };
-    reply(res, routes.generationDetail, generationView(await ownedGeneration(id, userId)));
+    return generationView(await ownedGeneration(input.params.id, userId));
   });
 
-  app.get(routes.listRecords.path, async (req, res) => {
+  serveRoute(app, routes.listRecords, async (_input, req) => {
     const userId = requireUser(req);
-    reply(res, routes.listRecords, { records: recordsView(await generations.listAllStarted(userId)) });
+    return { records: recordsView(await generations.listAllStarted(userId)) };
   });
 
   // ---- style presets
 
-  app.get(routes.listStylePresets.path, async (req, res) => {
+  serveRoute(app, routes.listStylePresets, async (input, req) => {
     const userId = requireUser(req);
-    const { category } = parseRequest(routes.listStylePresets, req).query as { category?: string };
-    const found = await presets.list(userId, category);
-    reply(res, routes.listStylePresets, { success: true, presets: found.map(presetView) });
+    const found = await presets.list(userId, input.query.category);
+    return { success: true as const, presets: found.map(presetView) };
   });
 
-  app.post(routes.createStylePreset.path, async (req, res) => {
+  serveRoute(app, routes.createStylePreset, async (input, req) => {
     const userId = requireUser(req);
-    const body = parseRequest(routes.createStylePreset, req).body as {
-      generation_uuid: string;
-      image_index: number;
-      preset_name: string;
-    };
+    const body = input.body;
     const generation = await ownedGeneration(body.generation_uuid, userId);
     const variation = generation.variations.find((entry) => entry.index === body.image_index);
     const recipe = variation ? styleRecipeSchema.safeParse(variation.recipe) : undefined;
@@ -175,15 +133,14 @@ export function createGenerationApp(deps: GenerationAppDeps): Express {
       sourceGenerationUuid: generation.uuid,
       sourceImageIndex: body.image_index,
     });
-    reply(res, routes.createStylePreset, presetView(preset));
+    return presetView(preset);
   });
 
-  app.get(routes.getStylePreset.path, async (req, res) => {
+  serveRoute(app, routes.getStylePreset, async (input, req) => {
     const userId = requireUser(req);
-    const { id } = parseRequest(routes.getStylePreset, req).params as { id: string };
-    const preset = await presets.findOwned(id, userId);
+    const preset = await presets.findOwned(input.params.id, userId);
     if (!preset) throw AppError.notFound('Style preset not found');
-    reply(res, routes.getStylePreset, presetView(preset));
+    return presetView(preset);
   });
 
   // ---- downloads (plain links: the gateway accepts the session_key cookie on these routes)
@@ -197,7 +154,7 @@ export function createGenerationApp(deps: GenerationAppDeps): Express {
   app.get(routes.downloadImage.path, async (req, res) => {
     const userId = requireUser(req);
     if (!/^-?\d+$/.test(String(req.params.index ?? ''))) throw AppError.badRequest(IMAGE_INDEX_REQUIRED_MESSAGE);
-    const { id, index } = parseRequest(routes.downloadImage, req).params as { id: string; index: number };
+    const { id, index } = parseRequest(routes.downloadImage, req).params;
     const generation = await ownedGeneration(id, userId);
     let key: string | null;
     let contentType = 'image/jpeg';
@@ -220,7 +177,7 @@ export function createGenerationApp(deps: GenerationAppDeps): Express {
 
   app.get(routes.downloadGeneration.path, async (req, res) => {
     const userId = requireUser(req);
-    const { id } = parseRequest(routes.downloadGeneration, req).params as { id: string };
+    const { id } = parseRequest(routes.downloadGeneration, req).params;
     const generation = await ownedGeneration(id, userId);
     const keys = generation.images
       .map((image) => ({ index: image.index, key: image.final_key ?? image.base_key }))
@@ -239,6 +196,22 @@ export function createGenerationApp(deps: GenerationAppDeps): Express {
     zip.end();
     attachment(res, `productgen-${shortId(id)}.zip`, 'application/zip');
     zip.outputStream.pipe(res);
+  });
+
+  // ---- internal (the bulk service; declared in the contracts' generationInternalRoutes)
+
+  serveRoute(app, generationInternalRoutes.createBulkGeneration, (input) => deps.bulk.create(input.body));
+
+  serveRoute(app, generationInternalRoutes.listBulkGenerations, async (input) => {
+    const found = await generations.listByBulkJob(input.params.userId, input.params.bulkJobUuid);
+    return { generations: found.map(bulkGenerationView) };
+  });
+
+  serveRoute(app, generationInternalRoutes.stylePresetsById, async (input) => {
+    const found = await creation.resolvePresets(input.params.userId, input.query.ids);
+    return {
+      presets: found.map((preset) => ({ id: preset.id, preset_name: preset.name, category_name: preset.category })),
+    };
   });
 
   return app.finalize();

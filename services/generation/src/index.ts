@@ -10,7 +10,7 @@ export { createBillingClient, type BillingClient } from './clients/billing';
 export { createAuthClient, type AuthClient, type ShopProfile } from './clients/auth';
 export { categories, type CategoryId } from './domain/categories';
 export { looks, styleRecipeSchema, type LookId, type StyleRecipe } from './domain/styles';
-export { IMAGE_INDEX_REQUIRED_MESSAGE, USER_ID_HEADER } from './app';
+export { IMAGE_INDEX_REQUIRED_MESSAGE } from './app';
 export {
   ensureModels,
   fetchModels,

@@ -6,10 +6,18 @@ import express from 'express';
 import mongoose, { type Connection } from 'mongoose';
 import request from 'supertest';
 import { createInProcessBroker, createInProcessBus, type InProcessBroker, type MessageBus } from '@productgen/bus';
-import type { GenerationStatusResponse } from '@productgen/contracts';
+import { authInternalRoutes, type GenerationStatusResponse } from '@productgen/contracts';
 import { startEmbeddedMongo, type EmbeddedMongo } from '@productgen/embedded-mongo';
 import { startEmbeddedS3, type EmbeddedS3 } from '@productgen/embedded-s3';
-import { createLogger, createObjectStore, loadConfig, type ObjectStore } from '@productgen/service-kit';
+import {
+  AppError,
+  createLogger,
+  createObjectStore,
+  errorHandler,
+  loadConfig,
+  serveRoute,
+  type ObjectStore,
+} from '@productgen/service-kit';
 import { createGenerationService, generationConfigSchema, type GenerationService } from '../src';
 import { BillingFixture, listen } from '../src/bench/fixtures';
 
@@ -17,7 +25,11 @@ export const silentLogger = createLogger({ service: 'generation-test', level: 's
 export const PHOTOS_DIR = path.resolve(__dirname, '../../../../shared/photos');
 export const SHARED_MODELS_DIR = path.resolve(__dirname, '../../../../shared/models');
 
-/** Auth's GET /internal/users/:id, answering brand colours for the users a test sets. */
+/**
+ * Auth's internal user route, served from the contracts' declaration (the auth contract suite checks it answers as
+ * the real auth does). The users it knows are those a test gives brand colours (an empty list for none); any other
+ * id is a 404, which the renderer takes as "no brand colours".
+ */
 export class AuthFixture {
   readonly brandColors = new Map<string, string[]>();
   private server: { url: string; close(): Promise<void> } | undefined;
@@ -29,9 +41,22 @@ export class AuthFixture {
 
   async start(): Promise<void> {
     const app = express();
-    app.get('/internal/users/:id', (req, res) => {
-      res.json({ id: req.params.id, shop_context: [], brand_colors: this.brandColors.get(req.params.id) ?? [] });
+    serveRoute(app, authInternalRoutes.getUser, ({ params }) => {
+      const brandColors = this.brandColors.get(params.id);
+      if (!brandColors) throw AppError.notFound('User not found');
+      return {
+        id: params.id,
+        name: 'Test Seller',
+        email: `${params.id}@example.com`,
+        picture: '',
+        credits: 0,
+        site_url: '',
+        shop_context: [],
+        flags: { is_first_generation: false, showSiteUrlTooltip: false },
+        brand_colors: brandColors,
+      };
     });
+    app.use(errorHandler());
     this.server = await listen(app);
   }
 

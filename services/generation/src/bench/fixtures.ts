@@ -2,10 +2,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import {
-  giveBackCreditRequestSchema,
+  billingInternalRoutes,
   OUT_OF_CREDITS_MESSAGE,
-  reserveCreditsRequestSchema,
+  RESERVATION_CONFLICT_MESSAGE,
+  type ReserveCreditsResponse,
 } from '@productgen/contracts';
+import { AppError, errorHandler, serveRoute } from '@productgen/service-kit';
 
 /** Serves an express app on a free loopback port. */
 export async function listen(app: express.Express): Promise<{ url: string; close(): Promise<void> }> {
@@ -19,12 +21,14 @@ export async function listen(app: express.Express): Promise<{ url: string; close
 }
 
 /**
- * Billing's three internal endpoints over an in-memory ledger, with billing's contract schemas: all-or-nothing
- * reservations keyed by generation, one give-back per image. Billing itself is another service.
+ * Billing's internal routes over an in-memory ledger, served from the contracts' declarations with the real
+ * semantics (checked by the billing contract suite against both): all-or-nothing reservations; an accepted one is
+ * remembered (a retry answers the same, another count or user is a 409), a refused one is not; one give-back per
+ * charged image. Billing itself is another service.
  */
 export class BillingFixture {
   readonly accounts = new Map<string, { credits: number; purchaser: boolean }>();
-  readonly reservations = new Map<string, { userId: string; count: number; charges: number }>();
+  readonly reservations = new Map<string, { userId: string; count: number; answer: ReserveCreditsResponse }>();
   readonly refunds = new Set<string>();
   readonly log: { userId: string; amount: number; description: string; generationUuid: string }[] = [];
   private server: { url: string; close(): Promise<void> } | undefined;
@@ -42,49 +46,60 @@ export class BillingFixture {
     return this.accounts.get(userId)?.credits ?? 0;
   }
 
+  private accountOf(userId: string): { credits: number; purchaser: boolean } {
+    let account = this.accounts.get(userId);
+    if (!account) {
+      account = { credits: 0, purchaser: false };
+      this.accounts.set(userId, account);
+    }
+    return account;
+  }
+
   async start(): Promise<void> {
     const app = express();
     app.use(express.json());
-    app.post('/internal/credits/reserve', (req, res) => {
-      const body = reserveCreditsRequestSchema.parse(req.body);
-      const account = this.accounts.get(body.userId) ?? { credits: 0, purchaser: false };
+    serveRoute(app, billingInternalRoutes.reserveCredits, ({ body }) => {
       const existing = this.reservations.get(body.generationUuid);
       if (existing) {
-        res.json({ balance: account.credits, watermark: !account.purchaser });
-        return;
+        if (existing.userId !== body.userId || existing.count !== body.count) {
+          throw AppError.conflict(RESERVATION_CONFLICT_MESSAGE);
+        }
+        return existing.answer;
       }
-      if (account.credits < body.count) {
-        res.status(402).json({ code: 402, error: OUT_OF_CREDITS_MESSAGE });
-        return;
-      }
+      const account = this.accountOf(body.userId);
+      if (account.credits < body.count) throw AppError.paymentRequired(OUT_OF_CREDITS_MESSAGE);
       account.credits -= body.count;
-      this.accounts.set(body.userId, account);
-      this.reservations.set(body.generationUuid, { userId: body.userId, count: body.count, charges: 1 });
+      const answer = { balance: account.credits, watermark: !account.purchaser };
+      this.reservations.set(body.generationUuid, { userId: body.userId, count: body.count, answer });
       this.log.push({
         userId: body.userId,
         amount: -body.count,
         description: body.description ?? 'Image generation',
         generationUuid: body.generationUuid,
       });
-      res.json({ balance: account.credits, watermark: !account.purchaser });
+      return answer;
     });
-    app.post('/internal/credits/give-back', (req, res) => {
-      const body = giveBackCreditRequestSchema.parse(req.body);
-      const account = this.accounts.get(body.userId) ?? { credits: 0, purchaser: false };
+    serveRoute(app, billingInternalRoutes.giveBackCredit, ({ body }) => {
+      const account = this.accountOf(body.userId);
       const key = `${body.generationUuid}:${body.imageIndex}`;
       const reservation = this.reservations.get(body.generationUuid);
-      const refundable = reservation !== undefined && body.imageIndex < reservation.count && !this.refunds.has(key);
+      const refundable =
+        reservation !== undefined &&
+        reservation.userId === body.userId &&
+        body.imageIndex < reservation.count &&
+        !this.refunds.has(key);
       if (refundable) {
         this.refunds.add(key);
         account.credits += 1;
         this.log.push({ userId: body.userId, amount: 1, description: 'Refund', generationUuid: body.generationUuid });
       }
-      res.json({ balance: account.credits, refunded: refundable });
+      return { balance: account.credits, refunded: refundable };
     });
-    app.get('/internal/users/:userId/billing', (req, res) => {
-      const account = this.accounts.get(req.params.userId) ?? { credits: 0, purchaser: false };
-      res.json({ credits: account.credits, purchaser: account.purchaser });
+    serveRoute(app, billingInternalRoutes.userBilling, ({ params }) => {
+      const account = this.accounts.get(params.userId) ?? { credits: 0, purchaser: false };
+      return { credits: account.credits, purchaser: account.purchaser };
     });
+    app.use(errorHandler());
     this.server = await listen(app);
   }
 

@@ -1,21 +1,23 @@
-import { z } from 'zod';
-import { shopContextEntrySchema } from '@productgen/contracts';
-import { createInternalHttpClient } from '@productgen/service-kit';
+import type { ShopContextEntry } from '@productgen/contracts';
+import { authInternalRoutes } from '@productgen/contracts';
+import { createInternalApiClient } from '@productgen/service-kit';
 
-/** The part of auth's GET /internal/users/:id the renderer uses. */
-export const shopProfileSchema = z.object({
-  shop_context: z.array(shopContextEntrySchema).default([]),
-  brand_colors: z.array(z.string()).default([]),
-});
-export type ShopProfile = z.infer<typeof shopProfileSchema>;
+/** The part of auth's internal user the renderer uses. */
+export interface ShopProfile {
+  shop_context: ShopContextEntry[];
+  brand_colors: string[];
+}
 
 export interface AuthClient {
   shopProfile(userId: string): Promise<ShopProfile>;
 }
 
 export function createAuthClient(options: { baseUrl: string; timeoutMs?: number }): AuthClient {
-  const http = createInternalHttpClient({ baseUrl: options.baseUrl, target: 'auth', timeoutMs: options.timeoutMs });
+  const auth = createInternalApiClient(authInternalRoutes, { ...options, target: 'auth' });
   return {
-    shopProfile: (userId) => http.get(`/internal/users/${encodeURIComponent(userId)}`, { schema: shopProfileSchema }),
+    shopProfile: async (userId) => {
+      const user = await auth.getUser({ params: { id: userId } });
+      return { shop_context: user.shop_context, brand_colors: user.brand_colors };
+    },
   };
 }

@@ -1,16 +1,13 @@
 import {
-  giveBackCreditResponseSchema,
-  internalBillingPaths,
-  internalBillingUserPath,
-  reserveCreditsResponseSchema,
-  userBillingSchema,
+  billingInternalRoutes,
   type GiveBackCreditRequest,
   type GiveBackCreditResponse,
+  type ReservationState,
   type ReserveCreditsRequest,
   type ReserveCreditsResponse,
   type UserBilling,
 } from '@productgen/contracts';
-import { createInternalHttpClient } from '@productgen/service-kit';
+import { createInternalApiClient } from '@productgen/service-kit';
 
 /** What generation needs from billing (its internal endpoints); tests and the embedded launcher may inject one. */
 export interface BillingClient {
@@ -19,15 +16,16 @@ export interface BillingClient {
   /** Once per (generationUuid, imageIndex); safe to retry. */
   giveBack(request: GiveBackCreditRequest): Promise<GiveBackCreditResponse>;
   userBilling(userId: string): Promise<UserBilling>;
+  /** Whether the generation's reservation was applied (the sweeper asks before queueing or failing a creation). */
+  reservationState(userId: string, generationUuid: string): Promise<ReservationState>;
 }
 
 export function createBillingClient(options: { baseUrl: string; timeoutMs?: number }): BillingClient {
-  const http = createInternalHttpClient({ baseUrl: options.baseUrl, target: 'billing', timeoutMs: options.timeoutMs });
+  const billing = createInternalApiClient(billingInternalRoutes, { ...options, target: 'billing' });
   return {
-    reserve: (request) =>
-      http.post(internalBillingPaths.reserve, { body: request, schema: reserveCreditsResponseSchema }),
-    giveBack: (request) =>
-      http.post(internalBillingPaths.giveBack, { body: request, schema: giveBackCreditResponseSchema }),
-    userBilling: (userId) => http.get(internalBillingUserPath(userId), { schema: userBillingSchema }),
+    reserve: (request) => billing.reserveCredits({ body: request }),
+    giveBack: (request) => billing.giveBackCredit({ body: request }),
+    userBilling: (userId) => billing.userBilling({ params: { userId } }),
+    reservationState: (userId, generationUuid) => billing.reservationState({ params: { userId, generationUuid } }),
   };
 }

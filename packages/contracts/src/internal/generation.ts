@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import {
+  base64ImageSchema,
+  categoryIdSchema,
+  entityIdSchema,
+  generationSchema,
+  numGeneratesSchema,
+  presetIdsSchema,
+  stylePresetSchema,
+  userIdSchema,
+  uuidSchema,
+} from '../entities';
+import { defineInternalRoute } from './route';
+
+/*
+ * Generation's internal endpoints, called by the bulk service (a batch creates one generation per product).
+ * Generation serves them with service-kit `serveRoute`; bulk calls them through
+ * `createInternalApiClient(generationInternalRoutes, ...)`.
+ */
+
+/**
+ * POST /internal/bulk-generations: one batch product becomes a generation. Bulk has already reserved `count` credits
+ * for it as gen:<generation_uuid>:0..count-1 (one batch reservation), so generation reserves nothing; it checks and
+ * stores the photo, names its category and queues the render. With presets, only those of the product's category
+ * are used: none → `skipped`, fewer than `count` → the rest of the credits are given back (reason skipped). A photo
+ * that fails the checks → `failed`, every credit given back. Idempotent by generation_uuid: a repeated call answers
+ * what the first did.
+ */
+export const createBulkGenerationRequestSchema = z.object({
+  userId: userIdSchema,
+  bulk_job_uuid: uuidSchema,
+  generation_uuid: uuidSchema,
+  original_filename: z.string().min(1).max(255),
+  /** The photo, base64. */
+  image: base64ImageSchema,
+  /** Credits reserved for this product (images per product). */
+  count: numGeneratesSchema,
+  presets: presetIdsSchema,
+  /** The batch reservation's watermark decision. */
+  watermark: z.boolean(),
+});
+export type CreateBulkGenerationRequest = z.infer<typeof createBulkGenerationRequestSchema>;
+
+export const createBulkGenerationResponseSchema = z.object({
+  generation_uuid: uuidSchema,
+  outcome: z.enum(['queued', 'skipped', 'failed']),
+  category: categoryIdSchema.nullable(),
+  /** Images being made (0 when skipped or failed). */
+  images: z.number().int().min(0),
+  error: z.string().nullable(),
+});
+export type CreateBulkGenerationResponse = z.infer<typeof createBulkGenerationResponseSchema>;
+
+/** A batch's generation as bulk needs it: the public view plus the stored original's file extension. */
+export const bulkGenerationSchema = generationSchema.extend({ original_extension: z.enum(['jpg', 'png']) });
+export type BulkGeneration = z.infer<typeof bulkGenerationSchema>;
+
+export const bulkGenerationsParamsSchema = z.object({ userId: userIdSchema, bulkJobUuid: uuidSchema });
+export const bulkGenerationsSchema = z.object({ generations: z.array(bulkGenerationSchema) });
+
+/** GET /internal/users/:userId/style-presets?ids=a,b: the user's presets by id; any unknown or foreign one → 404. */
+export const stylePresetsByIdQuerySchema = z.object({
+  ids: z
+    .string()
+    .transform((value) => value.split(',').filter((part) => part.length > 0))
+    .pipe(z.array(entityIdSchema).min(1).max(20)),
+});
+export const stylePresetsByIdParamsSchema = z.object({ userId: userIdSchema });
+export const stylePresetsByIdSchema = z.object({ presets: z.array(stylePresetSchema) });
+
+export const generationInternalRoutes = {
+  createBulkGeneration: defineInternalRoute({
+    id: 'createBulkGeneration',
+    owner: 'generation',
+    method: 'POST',
+    path: '/internal/bulk-generations',
+    summary: 'One batch product becomes a generation on credits bulk reserved (idempotent by generation_uuid).',
+    request: { body: createBulkGenerationRequestSchema },
+    response: createBulkGenerationResponseSchema,
+    errorStatuses: [409, 503],
+  }),
+  listBulkGenerations: defineInternalRoute({
+    id: 'listBulkGenerations',
+    owner: 'generation',
+    method: 'GET',
+    path: '/internal/users/:userId/bulk-jobs/:bulkJobUuid/generations',
+    summary: "A batch's generations with their status and images.",
+    request: { params: bulkGenerationsParamsSchema },
+    response: bulkGenerationsSchema,
+  }),
+  stylePresetsById: defineInternalRoute({
+    id: 'stylePresetsById',
+    owner: 'generation',
+    method: 'GET',
+    path: '/internal/users/:userId/style-presets',
+    summary: "The user's style presets by id (404 naming an unknown one).",
+    request: { params: stylePresetsByIdParamsSchema, query: stylePresetsByIdQuerySchema },
+    response: stylePresetsByIdSchema,
+    errorStatuses: [404],
+  }),
+} as const;
