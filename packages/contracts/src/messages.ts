@@ -5,7 +5,6 @@ import {
   imageIndexSchema,
   isoDateTimeSchema,
   numGeneratesSchema,
-  presetIdsSchema,
   userIdSchema,
   uuidSchema,
 } from './entities';
@@ -15,38 +14,29 @@ import { ContractValidationError, parseWithIssues, type ValidationIssue } from '
 
 /*
  * Messages between services (RabbitMQ topics). Payloads carry business keys only; message id and trace
- * context travel in headers. Every consumer is idempotent on the business key named in each comment.
+ * context travel in headers. Every consumer is idempotent on the business key named in each comment. Credits
+ * move by internal HTTP calls to billing (contracts `billingInternalRoutes`), never by messages.
  *
- * Flows:
- * - signup: auth → user.signed_up → billing grants the signup bonus once (sourceRef signup:<userId>).
- * - single generation: generation → credits.reservation_requested → billing debits one credit per image
- *   (gen:<uuid>:<index>) → credits.reserved (with the watermark decision) | credits.reservation_rejected;
- *   generation then queues generation.requested for its renderer, which reports generation.image_completed,
- *   generation.completed or generation.failed. A failed image's credit goes back through
- *   credits.refund_requested (refund:<uuid>:<index>).
- * - batch: bulk → bulk.job_created, then one bulk.product_queued per product → generation runs the single
- *   flow per product (or generation.skipped when no chosen preset fits its category) → bulk counts
- *   generation.completed / failed / skipped towards generations_done.
- * - payment: billing → payment.completed (after the webhook credits the session); every ledger change also
- *   sends credits.balance_changed so auth can keep user.credits current.
+ * Who publishes and who consumes (each topic has a publisher in the code):
+ * - user.signed_up: auth, at a first sign-in → billing grants the signup bonus once (signup:<userId>).
+ * - credits.balance_changed: billing, after every ledger change → auth keeps user.credits current.
+ * - payment.completed: billing, once per credited checkout session; no service consumes it today (it is the event
+ *   for anything that reacts to a purchase, e.g. analytics).
+ * - generation.requested: generation (creation and its outbox sweep), once the credits are reserved → the render
+ *   worker renders the images.
+ * - generation.image_completed: the render worker, per image → bulk counts a batch's progress.
+ * - generation.completed / generation.failed: generation, when a generation settles (failed images' credits
+ *   already given back) → auth clears the first-generation flag (completed), bulk counts generations done.
  */
 
 export const topics = {
   userSignedUp: 'user.signed_up',
-  creditsReservationRequested: 'credits.reservation_requested',
-  creditsReserved: 'credits.reserved',
-  creditsReservationRejected: 'credits.reservation_rejected',
-  creditsRefundRequested: 'credits.refund_requested',
-  creditsRefunded: 'credits.refunded',
   creditsBalanceChanged: 'credits.balance_changed',
   paymentCompleted: 'payment.completed',
   generationRequested: 'generation.requested',
   generationImageCompleted: 'generation.image_completed',
   generationCompleted: 'generation.completed',
   generationFailed: 'generation.failed',
-  generationSkipped: 'generation.skipped',
-  bulkJobCreated: 'bulk.job_created',
-  bulkProductQueued: 'bulk.product_queued',
 } as const;
 
 export type Topic = (typeof topics)[keyof typeof topics];
@@ -75,50 +65,6 @@ export const messageSchemas = {
     email: z.email(),
     name: z.string(),
     ref_code: z.string().nullable(),
-    at,
-  }),
-  /** Key: generation_uuid. Billing debits `count` credits as gen:<uuid>:0..count-1, all or nothing. */
-  [topics.creditsReservationRequested]: z.object({
-    userId: userIdSchema,
-    generation_uuid: uuidSchema,
-    count: numGeneratesSchema,
-    bulk_job_uuid: bulkJobUuid,
-    at,
-  }),
-  /** Key: generation_uuid. `watermark` is true while the user has never bought credits. */
-  [topics.creditsReserved]: z.object({
-    userId: userIdSchema,
-    generation_uuid: uuidSchema,
-    count: numGeneratesSchema,
-    balance_after: creditCount,
-    watermark: z.boolean(),
-    at,
-  }),
-  /** Key: generation_uuid. Nothing was debited. */
-  [topics.creditsReservationRejected]: z.object({
-    userId: userIdSchema,
-    generation_uuid: uuidSchema,
-    requested: numGeneratesSchema,
-    balance: creditCount,
-    reason: z.enum(['insufficient_credits']),
-    at,
-  }),
-  /** Key: refund:<generation_uuid>:<image_index>; billing refunds only an image it debited. */
-  [topics.creditsRefundRequested]: z.object({
-    userId: userIdSchema,
-    generation_uuid: uuidSchema,
-    image_index: imageIndexSchema,
-    origin: z.enum(['failed_image', 'user_request']),
-    reason: z.string().max(limits.refundReasonMaxLength),
-    at,
-  }),
-  /** Key: refund:<generation_uuid>:<image_index>. */
-  [topics.creditsRefunded]: z.object({
-    userId: userIdSchema,
-    generation_uuid: uuidSchema,
-    image_index: imageIndexSchema,
-    amount: z.number().int().positive(),
-    balance_after: creditCount,
     at,
   }),
   /** Key: (userId, version); `version` counts ledger entries, so a consumer keeps only the newest. */
@@ -187,39 +133,6 @@ export const messageSchemas = {
     generation_uuid: uuidSchema,
     error: z.string(),
     bulk_job_uuid: bulkJobUuid,
-    at,
-  }),
-  /** Key: generation_uuid. A batch product no chosen preset fits: skipped, no credits used (SPEC §5). */
-  [topics.generationSkipped]: z.object({
-    userId: userIdSchema,
-    generation_uuid: uuidSchema,
-    bulk_job_uuid: uuidSchema,
-    reason: z.enum(['category_mismatch', 'unreadable_image']),
-    at,
-  }),
-  /** Key: bulk_job_uuid. */
-  [topics.bulkJobCreated]: z.object({
-    userId: userIdSchema,
-    bulk_job_uuid: uuidSchema,
-    generations_total: z.number().int().min(1).max(limits.maxBatchImages),
-    images_per_product: numGeneratesSchema,
-    presets: presetIdsSchema,
-    at,
-  }),
-  /** Key: generation_uuid (chosen by bulk, so a redelivery names the same generation). */
-  [topics.bulkProductQueued]: z.object({
-    userId: userIdSchema,
-    bulk_job_uuid: uuidSchema,
-    generation_uuid: uuidSchema,
-    product_index: z
-      .number()
-      .int()
-      .min(0)
-      .max(limits.maxBatchImages - 1),
-    original_object_key: z.string().min(1),
-    original_filename: z.string(),
-    images_per_product: numGeneratesSchema,
-    presets: presetIdsSchema,
     at,
   }),
 } as const satisfies Record<Topic, z.ZodType>;

@@ -17,25 +17,6 @@ const bulkJobUuid = randomUUID();
 /** One valid payload per topic: proves every schema accepts what its producer is meant to send. */
 const validPayloads: Record<Topic, unknown> = {
   'user.signed_up': { userId, email: 'ada@example.com', name: 'Ada', ref_code: null, at },
-  'credits.reservation_requested': { userId, generation_uuid: generationUuid, count: 3, bulk_job_uuid: null, at },
-  'credits.reserved': { userId, generation_uuid: generationUuid, count: 3, balance_after: 7, watermark: true, at },
-  'credits.reservation_rejected': {
-    userId,
-    generation_uuid: generationUuid,
-    requested: 5,
-    balance: 2,
-    reason: 'insufficient_credits',
-    at,
-  },
-  'credits.refund_requested': {
-    userId,
-    generation_uuid: generationUuid,
-    image_index: 2,
-    origin: 'failed_image',
-    reason: 'Rendering failed',
-    at,
-  },
-  'credits.refunded': { userId, generation_uuid: generationUuid, image_index: 2, amount: 1, balance_after: 8, at },
   'credits.balance_changed': { userId, balance: 8, version: 4, has_purchased: false, at },
   'payment.completed': {
     userId,
@@ -79,32 +60,6 @@ const validPayloads: Record<Topic, unknown> = {
     at,
   },
   'generation.failed': { userId, generation_uuid: generationUuid, error: 'Unreadable image', bulk_job_uuid: null, at },
-  'generation.skipped': {
-    userId,
-    generation_uuid: generationUuid,
-    bulk_job_uuid: bulkJobUuid,
-    reason: 'category_mismatch',
-    at,
-  },
-  'bulk.job_created': {
-    userId,
-    bulk_job_uuid: bulkJobUuid,
-    generations_total: 200,
-    images_per_product: 2,
-    presets: [],
-    at,
-  },
-  'bulk.product_queued': {
-    userId,
-    bulk_job_uuid: bulkJobUuid,
-    generation_uuid: generationUuid,
-    product_index: 0,
-    original_object_key: 'bulk/0.jpg',
-    original_filename: 'mug.jpg',
-    images_per_product: 2,
-    presets: ['p1', 'p2'],
-    at,
-  },
 };
 
 describe('messages', () => {
@@ -120,9 +75,9 @@ describe('messages', () => {
   });
 
   test('a bad payload is rejected with the reason', () => {
-    const payload = { ...(validPayloads['credits.reservation_requested'] as object), count: 0 };
-    expect(() => parseMessage(topics.creditsReservationRequested, payload)).toThrow(
-      'Invalid credits.reservation_requested message: count must be between 1 and 5',
+    const payload = { ...(validPayloads['generation.completed'] as object), images_completed: 0 };
+    expect(() => parseMessage(topics.generationCompleted, payload)).toThrow(
+      'Invalid generation.completed message: images_completed must be at least 1',
     );
   });
 
