@@ -115,7 +115,14 @@ if (!AMQP_URL) {
         billing: `http://127.0.0.1:${billingPort}`,
         generation: `http://127.0.0.1:${generationPort}`,
       };
-      const shared = { NODE_ENV: 'test', LOG_LEVEL: 'warn', MONGO_URL: mongo.url, AMQP_URL: vhost.url };
+      // DEV_IDENTITY_PROVIDER: the dev identity provider (auth) and dev checkout (billing), as the launcher sets it.
+      const shared = {
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'warn',
+        MONGO_URL: mongo.url,
+        AMQP_URL: vhost.url,
+        DEV_IDENTITY_PROVIDER: 'true',
+      };
       const generationEnv = {
         ...shared,
         S3_ENDPOINT: s3.endpoint,

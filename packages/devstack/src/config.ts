@@ -21,3 +21,11 @@ export const devstackConfigSchema = z.object({
 });
 
 export type DevstackConfig = z.output<typeof devstackConfigSchema>;
+
+/**
+ * The launcher turns on the dev identity provider and the dev checkout (DEV_IDENTITY_PROVIDER for the composed
+ * services, devIdentityProvider in the runtime config) outside production; the services refuse them in production.
+ */
+export function launcherDevIdentityProvider(config: Pick<DevstackConfig, 'NODE_ENV'>): boolean {
+  return config.NODE_ENV !== 'production';
+}

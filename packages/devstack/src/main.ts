@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { createLifecycle, createLogger, initTelemetry, loadConfigOrExit } from '@productgen/service-kit';
-import { devstackConfigSchema } from './config';
+import { devstackConfigSchema, launcherDevIdentityProvider } from './config';
 import { startEmbeddedInfrastructure } from './infrastructure';
 import { startEmbeddedPlatform } from './platform';
 import { createWebApp, findMicrofrontendBuilds, publishMicrofrontend } from './web';
@@ -38,7 +38,7 @@ async function main(): Promise<void> {
       apiBaseUrl: platform.apiUrl,
       googleClientId: config.GOOGLE_CLIENT_ID,
       productName: config.PRODUCT_NAME,
-      devIdentityProvider: config.NODE_ENV !== 'production',
+      devIdentityProvider: launcherDevIdentityProvider(config),
     },
   });
   await lifecycle.serve(web, config.WEB_PORT, config.HOST);

@@ -13,7 +13,7 @@ import {
   type Logger,
   type ObjectStore,
 } from '@productgen/service-kit';
-import type { DevstackConfig } from './config';
+import { launcherDevIdentityProvider, type DevstackConfig } from './config';
 import type { EmbeddedInfrastructure } from './infrastructure';
 
 /** What a composed service gets from the launcher: its environment, a logger, its own database and a bus. */
@@ -116,6 +116,7 @@ export async function startEmbeddedPlatform(options: {
     PRODUCT_NAME: config.PRODUCT_NAME,
     WEB_URL: options.webOrigin,
     API_PUBLIC_URL: `http://${config.PUBLIC_HOST}:${config.API_PORT}`,
+    DEV_IDENTITY_PROVIDER: String(launcherDevIdentityProvider(config)),
   };
   if (config.GOOGLE_CLIENT_ID) env.GOOGLE_CLIENT_ID = config.GOOGLE_CLIENT_ID;
 

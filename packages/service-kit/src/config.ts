@@ -39,7 +39,8 @@ export function loadConfig<Shape extends z.ZodRawShape>(
   for (const issue of result.error.issues) {
     const variable = issue.path.length > 0 ? issue.path.map(String).join('.') : '(config)';
     const topLevel = issue.path[0];
-    const missing = typeof topLevel === 'string' && input[topLevel] === undefined;
+    // A schema's own rule (a custom issue) says why better than "required", even when the variable is unset.
+    const missing = typeof topLevel === 'string' && input[topLevel] === undefined && issue.code !== 'custom';
     if (!problems.has(variable)) problems.set(variable, missing ? 'required' : issue.message);
   }
   throw new ConfigError([...problems].map(([variable, reason]) => ({ variable, reason })));
@@ -77,7 +78,9 @@ function urlField(protocols: readonly string[]) {
 export const envFields = {
   nodeEnv: () =>
     z
-      .enum(['development', 'test', 'production'], { error: 'expected development, test or production' })
+      .enum(['development', 'test', 'staging', 'production'], {
+        error: 'expected development, test, staging or production',
+      })
       .default('development'),
   logLevel: () => z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   /** A TCP port; 0 means "any free port" (useful in tests). */
@@ -117,6 +120,26 @@ export const envFields = {
 
 /** NODE_ENV and LOG_LEVEL: every service has them. */
 export const baseConfig = { NODE_ENV: envFields.nodeEnv(), LOG_LEVEL: envFields.logLevel() };
+
+/**
+ * DEV_IDENTITY_PROVIDER: the built-in dev identity provider (auth) and dev checkout (billing), which let anyone
+ * sign in as anybody and pay nothing. Off unless set (the embedded launcher sets it); refused in production by
+ * `refuseDevIdentityProviderInProduction`, so a production process with it set does not start.
+ */
+export const devIdentityProviderConfig = { DEV_IDENTITY_PROVIDER: envFields.boolean(false) };
+
+export function refuseDevIdentityProviderInProduction(
+  config: { NODE_ENV: string; DEV_IDENTITY_PROVIDER: boolean },
+  ctx: z.RefinementCtx,
+): void {
+  if (config.NODE_ENV === 'production' && config.DEV_IDENTITY_PROVIDER) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['DEV_IDENTITY_PROVIDER'],
+      message: 'must not be enabled in production (anyone could sign in as anybody and get credits without paying)',
+    });
+  }
+}
 export const mongoConfig = { MONGO_URL: envFields.mongoUrl() };
 export const amqpConfig = { AMQP_URL: envFields.amqpUrl() };
 export const s3Config = {

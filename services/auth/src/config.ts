@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { amqpConfig, baseConfig, envFields, mongoConfig, telemetryConfig } from '@productgen/service-kit';
+import {
+  amqpConfig,
+  baseConfig,
+  devIdentityProviderConfig,
+  envFields,
+  mongoConfig,
+  refuseDevIdentityProviderInProduction,
+  telemetryConfig,
+} from '@productgen/service-kit';
 
 /** Client id used when none is configured; fine with the dev identity provider, refused in production. */
 export const DEV_GOOGLE_CLIENT_ID = 'productgen-dev-client';
@@ -28,8 +36,7 @@ export const authConfigSchema = z
     GOOGLE_TIMEOUT_MS: envFields.positiveInt(5000),
     SESSION_IDLE_DAYS: envFields.positiveInt(14),
     SESSION_ABSOLUTE_DAYS: envFields.positiveInt(30),
-    /** The built-in identity provider; whatever this says, it is off when NODE_ENV=production. */
-    DEV_IDP_ENABLED: envFields.boolean(true),
+    ...devIdentityProviderConfig,
     DEV_IDP_ISSUER: envFields.nonEmpty().default('productgen-dev-idp'),
     SHOP_FETCH_TIMEOUT_MS: envFields.positiveInt(5000),
     SHOP_FETCH_MAX_BYTES: envFields.positiveInt(1024 * 1024),
@@ -44,6 +51,7 @@ export const authConfigSchema = z
         message: 'must not be shorter than SESSION_IDLE_DAYS',
       });
     }
+    refuseDevIdentityProviderInProduction(config, ctx);
     if (config.NODE_ENV !== 'production') return;
     if (config.GOOGLE_CLIENT_ID === DEV_GOOGLE_CLIENT_ID) {
       ctx.addIssue({
@@ -69,7 +77,7 @@ export const distributedAuthConfigSchema = authConfigSchema.safeExtend({
   AMQP_URL: amqpConfig.AMQP_URL,
 });
 
-/** The dev identity provider runs only outside production, whatever DEV_IDP_ENABLED says. */
-export function isDevIdpEnabled(config: Pick<AuthConfig, 'NODE_ENV' | 'DEV_IDP_ENABLED'>): boolean {
-  return config.DEV_IDP_ENABLED && config.NODE_ENV !== 'production';
+/** The dev identity provider runs only when DEV_IDENTITY_PROVIDER is set, and never in production. */
+export function isDevIdpEnabled(config: Pick<AuthConfig, 'NODE_ENV' | 'DEV_IDENTITY_PROVIDER'>): boolean {
+  return config.DEV_IDENTITY_PROVIDER && config.NODE_ENV !== 'production';
 }

@@ -152,17 +152,21 @@ describe('metadata saves', () => {
 });
 
 describe('config', () => {
-  it('turns the dev identity provider off in production whatever DEV_IDP_ENABLED says', () => {
-    expect(isDevIdpEnabled(loadConfig(authConfigSchema, {}))).toBe(true);
-    expect(isDevIdpEnabled(loadConfig(authConfigSchema, { DEV_IDP_ENABLED: 'false' }))).toBe(false);
+  it('runs the dev identity provider only with DEV_IDENTITY_PROVIDER, and refuses that in production', () => {
+    expect(isDevIdpEnabled(loadConfig(authConfigSchema, {}))).toBe(false);
+    expect(isDevIdpEnabled(loadConfig(authConfigSchema, { NODE_ENV: 'staging' }))).toBe(false);
+    expect(isDevIdpEnabled(loadConfig(authConfigSchema, { DEV_IDENTITY_PROVIDER: 'true' }))).toBe(true);
     expect(isDevIdpEnabled(loadConfig(authConfigSchema, { NODE_ENV: 'production', GOOGLE_CLIENT_ID: 'real' }))).toBe(
       false,
     );
+    expect(() =>
+      loadConfig(authConfigSchema, { NODE_ENV: 'production', GOOGLE_CLIENT_ID: 'real', DEV_IDENTITY_PROVIDER: 'true' }),
+    ).toThrow(/DEV_IDENTITY_PROVIDER: must not be enabled in production/);
   });
 
   it('refuses the loopback test option and a missing client id in production, and names the variables', () => {
     expect(() => loadConfig(authConfigSchema, { NODE_ENV: 'production', SHOP_FETCH_ALLOW_LOOPBACK: 'true' })).toThrow(
-      /GOOGLE_CLIENT_ID: required[\s\S]*SHOP_FETCH_ALLOW_LOOPBACK: must not be enabled in production/,
+      /GOOGLE_CLIENT_ID: must be set to the Google OAuth client id in production[\s\S]*SHOP_FETCH_ALLOW_LOOPBACK: must not be enabled in production/,
     );
     expect(loadConfig(authConfigSchema, {}).SHOP_FETCH_ALLOW_LOOPBACK).toBe(false);
   });

@@ -80,6 +80,8 @@ export async function startTestService(mongo: MongoFixture, options: TestService
     GOOGLE_TOKENINFO_URL: 'http://127.0.0.1:9/tokeninfo',
     GOOGLE_USERINFO_URL: 'http://127.0.0.1:9/userinfo',
     GOOGLE_TIMEOUT_MS: '2000',
+    // As the embedded launcher runs it: the dev identity provider on.
+    DEV_IDENTITY_PROVIDER: 'true',
     ...options.env,
   });
   const connection = options.connection ?? (await mongo.connect());

@@ -291,27 +291,33 @@ describe('sign-in with a Google access token (tokeninfo + userinfo on a local se
   });
 });
 
-describe('production', () => {
-  it('refuses the dev identity provider and its tokens', async () => {
-    const devToken = await devCredential(auth, 'prod@example.com');
-    const production = await startTestService(mongo, {
-      env: { NODE_ENV: 'production', GOOGLE_CLIENT_ID: TEST_CLIENT_ID, DEV_IDP_ENABLED: 'true' },
-    });
+describe('the dev identity provider is opt-in (DEV_IDENTITY_PROVIDER) and refused in production', () => {
+  it.each([
+    ['staging without the flag', { NODE_ENV: 'staging', DEV_IDENTITY_PROVIDER: '' }],
+    ['production', { NODE_ENV: 'production', DEV_IDENTITY_PROVIDER: 'false' }],
+  ])('%s: no /dev-idp routes, and its tokens do not sign in', async (_name, env) => {
+    const devToken = await devCredential(auth, 'elsewhere@example.com');
+    const service = await startTestService(mongo, { env: { ...env, GOOGLE_CLIENT_ID: TEST_CLIENT_ID } });
     try {
-      expect(production.service.devIdp).toBeUndefined();
-      const credential = await request(production.service.app)
+      expect(service.service.devIdp).toBeUndefined();
+      const credential = await request(service.service.app)
         .get('/dev-idp/credential')
         .query({ email: 'a@example.com' })
         .expect(404);
       expect(credential.body).toEqual({ code: 404, error: 'Not Found' });
-      await request(production.service.app).get('/dev-idp/jwks.json').expect(404);
-      const signIn = await request(production.service.app)
-        .post('/auth/google')
-        .send({ credential: devToken })
-        .expect(401);
+      await request(service.service.app).get('/dev-idp/jwks.json').expect(404);
+      const signIn = await request(service.service.app).post('/auth/google').send({ credential: devToken }).expect(401);
       expect(signIn.body).toEqual(FAILED);
     } finally {
-      await production.close();
+      await service.close();
     }
+  });
+
+  it('production with the flag set does not start, naming the variable', async () => {
+    await expect(
+      startTestService(mongo, {
+        env: { NODE_ENV: 'production', GOOGLE_CLIENT_ID: TEST_CLIENT_ID, DEV_IDENTITY_PROVIDER: 'true' },
+      }),
+    ).rejects.toThrow(/DEV_IDENTITY_PROVIDER: must not be enabled in production/);
   });
 });

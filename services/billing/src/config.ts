@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { amqpConfig, baseConfig, envFields, mongoConfig, telemetryConfig } from '@productgen/service-kit';
+import {
+  amqpConfig,
+  baseConfig,
+  devIdentityProviderConfig,
+  envFields,
+  mongoConfig,
+  refuseDevIdentityProviderInProduction,
+  telemetryConfig,
+} from '@productgen/service-kit';
 
 /** Dev checkout webhook secret used when none is configured; refused in production (the dev checkout is off there). */
 export const DEV_CHECKOUT_WEBHOOK_SECRET = 'whsec_productgen_dev_checkout';
@@ -8,7 +16,8 @@ export const DEV_CHECKOUT_WEBHOOK_SECRET = 'whsec_productgen_dev_checkout';
  * Environment of the billing service. MONGO_URL and AMQP_URL are optional here because the embedded launcher hands
  * the service a connection and a bus of its own; `distributedBillingConfigSchema` (main.ts) requires them.
  * With STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET set, checkout goes to Stripe; with neither, to the built-in
- * dev checkout (embedded mode, never in production).
+ * dev checkout, which needs DEV_IDENTITY_PROVIDER=true (the embedded launcher sets it) and is refused in
+ * production: a billing without either does not start, so a deploy never runs without a way to pay.
  */
 export const billingConfigSchema = z
   .object({
@@ -31,6 +40,7 @@ export const billingConfigSchema = z
     STRIPE_TIMEOUT_MS: envFields.positiveInt(10_000),
     /** Replay window of webhook signatures, seconds. */
     WEBHOOK_TOLERANCE_SECONDS: envFields.positiveInt(300),
+    ...devIdentityProviderConfig,
     /** Secret the dev checkout signs its webhooks with (only when Stripe is not configured). */
     DEV_CHECKOUT_WEBHOOK_SECRET: envFields.nonEmpty().default(DEV_CHECKOUT_WEBHOOK_SECRET),
     /** Abuse limit of POST /support/refund: refunds granted per user in a sliding window. */
@@ -48,14 +58,18 @@ export const billingConfigSchema = z
         message: 'STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set together',
       });
     }
-    if (config.NODE_ENV !== 'production') return;
-    if (stripeParts !== 2) {
+    refuseDevIdentityProviderInProduction(config, ctx);
+    if (stripeParts === 0 && (config.NODE_ENV === 'production' || !config.DEV_IDENTITY_PROVIDER)) {
       ctx.addIssue({
         code: 'custom',
         path: ['STRIPE_SECRET_KEY'],
-        message: 'Stripe must be configured in production (the dev checkout is refused there)',
+        message:
+          config.NODE_ENV === 'production'
+            ? 'Stripe must be configured in production (the dev checkout is refused there)'
+            : 'Stripe must be configured, or DEV_IDENTITY_PROVIDER=true for the built-in dev checkout',
       });
     }
+    if (config.NODE_ENV !== 'production') return;
     if (config.STRIPE_API_HOST) {
       ctx.addIssue({ code: 'custom', path: ['STRIPE_API_HOST'], message: 'must not be set in production' });
     }
@@ -69,7 +83,10 @@ export const distributedBillingConfigSchema = billingConfigSchema.safeExtend({
   AMQP_URL: amqpConfig.AMQP_URL,
 });
 
-/** Stripe when both secrets are set; otherwise the dev checkout, which never runs in production. */
+/**
+ * Stripe when both secrets are set; otherwise the dev checkout, which the schema allows only with
+ * DEV_IDENTITY_PROVIDER=true and never in production.
+ */
 export function paymentProviderKind(config: BillingConfig): 'stripe' | 'dev' {
   return config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET ? 'stripe' : 'dev';
 }

@@ -94,6 +94,8 @@ export async function startTestService(mongo: MongoFixture, options: TestService
     NODE_ENV: 'test',
     WEB_URL: 'http://localhost:3000',
     API_PUBLIC_URL: 'http://localhost:8080',
+    // As the embedded launcher runs it: the dev checkout on (a test with Stripe's variables gets Stripe).
+    DEV_IDENTITY_PROVIDER: 'true',
     ...options.env,
   });
   const connection = options.connection ?? (await mongo.connect());

@@ -19,7 +19,7 @@ import {
 } from '@productgen/service-kit';
 import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
 import { pinoHttp } from 'pino-http';
-import type { GatewayConfig } from './config';
+import { servesDevRoutes, type GatewayConfig } from './config';
 import type { AnalyticsLog } from './domain/analytics';
 import { renderDocsPage } from './domain/docs-page';
 import {
@@ -176,7 +176,7 @@ function gatewayHandlers(
     product_name: config.PRODUCT_NAME,
     google_client_id: config.GOOGLE_CLIENT_ID,
     stripe_publishable_key: config.STRIPE_PUBLISHABLE_KEY ?? null,
-    dev_mode: config.NODE_ENV !== 'production',
+    dev_mode: servesDevRoutes(config),
     packages: packageTiers,
     limits: {
       maxImagesPerGeneration: limits.maxImagesPerGeneration,
@@ -232,14 +232,14 @@ function dispatch(deps: GatewayAppDeps, routes: readonly ApiRoute[]): RequestHan
 /** The gateway's Express app: one API origin in front of auth, billing, generation and bulk. */
 export function createGatewayApp(deps: GatewayAppDeps): Express {
   const { config, logger, rateLimiters } = deps;
-  const production = config.NODE_ENV === 'production';
-  const routes = servedRoutes(production);
+  const devRoutes = servesDevRoutes(config);
+  const routes = servedRoutes(!devRoutes);
   const bodyLimits: BodyLimits = {
     json: config.JSON_BODY_LIMIT_BYTES,
     image: config.IMAGE_BODY_LIMIT_BYTES,
     upload: config.UPLOAD_BODY_LIMIT_BYTES,
   };
-  const openApiDocument = buildOpenApiDocument({ includeDevRoutes: !production, title: `${config.PRODUCT_NAME} API` });
+  const openApiDocument = buildOpenApiDocument({ includeDevRoutes: devRoutes, title: `${config.PRODUCT_NAME} API` });
 
   const app = express();
   app.disable('x-powered-by');

@@ -1,5 +1,12 @@
 import { limits } from '@productgen/contracts';
-import { baseConfig, envFields, loadConfig, telemetryConfig } from '@productgen/service-kit';
+import {
+  baseConfig,
+  devIdentityProviderConfig,
+  envFields,
+  loadConfig,
+  refuseDevIdentityProviderInProduction,
+  telemetryConfig,
+} from '@productgen/service-kit';
 import { z } from 'zod';
 
 const MIB = 1024 * 1024;
@@ -58,52 +65,61 @@ const trustProxyField = z
     return value;
   });
 
-export const gatewayConfigSchema = z.object({
-  ...baseConfig,
-  ...telemetryConfig,
-  /** The one API origin's port (DESIGN §8). */
-  API_PORT: envFields.port(8080),
-  /** Platform-provided port; wins over API_PORT when set. */
-  PORT: envFields.port().optional(),
-  HOST: z.string().default('0.0.0.0'),
-  /** CORS allowlist: the web app's origins (exact match). */
-  WEB_ORIGINS: originList('http://localhost:3000,http://127.0.0.1:3000'),
-  /** Where microfrontends and their assets are served from; listed in the Content-Security-Policy. */
-  REMOTE_ORIGINS: originList(''),
-  AUTH_URL: envFields.httpUrl().default('http://127.0.0.1:8081'),
-  BILLING_URL: envFields.httpUrl().default('http://127.0.0.1:8082'),
-  GENERATION_URL: envFields.httpUrl().default('http://127.0.0.1:8083'),
-  BULK_URL: envFields.httpUrl().default('http://127.0.0.1:8084'),
-  JSON_BODY_LIMIT_BYTES: envFields.positiveInt(MIB),
-  /** Routes carrying a base64 photo: the contracts' longest image plus room for the JSON around it. */
-  IMAGE_BODY_LIMIT_BYTES: envFields.positiveInt(limits.maxBase64ImageChars + 64 * 1024),
-  /** Declared size cap of streamed uploads (the bulk zip); the owner enforces its own cap while reading. */
-  UPLOAD_BODY_LIMIT_BYTES: envFields.positiveInt(limits.maxZipBytes + MIB),
-  RATE_LIMIT_WINDOW_MS: envFields.positiveInt(60_000),
-  RATE_LIMIT_PER_IP: envFields.positiveInt(1200),
-  RATE_LIMIT_PER_SESSION: envFields.positiveInt(300),
-  RATE_LIMIT_SIGN_IN_PER_IP: envFields.positiveInt(20),
-  /** How long a verified session key is trusted without asking auth again; 0 disables the cache. */
-  SESSION_CACHE_TTL_MS: nonNegativeInt(5000),
-  SESSION_CACHE_MAX_ENTRIES: envFields.positiveInt(10_000),
-  SESSION_VERIFY_TIMEOUT_MS: envFields.positiveInt(3000),
-  /** Longest silence from an owning service (connect, or between bytes) before the request fails with 504. */
-  UPSTREAM_TIMEOUT_MS: envFields.positiveInt(30_000),
-  /** Longest wait for the owner's answer while a streamed upload (bulk zip, webhook) is still being sent. */
-  UPSTREAM_UPLOAD_TIMEOUT_MS: envFields.positiveInt(600_000),
-  TRUST_PROXY: trustProxyField,
-  /** How many analytics events are kept in memory for GET /internal/pst/stats. */
-  PST_RECENT_EVENTS: envFields.positiveInt(200),
-  PRODUCT_NAME: z.string().default('ProductGen'),
-  GOOGLE_CLIENT_ID: z.string().default(''),
-  STRIPE_PUBLISHABLE_KEY: z.string().optional(),
-});
+export const gatewayConfigSchema = z
+  .object({
+    ...baseConfig,
+    ...telemetryConfig,
+    /** The one API origin's port (DESIGN §8). */
+    API_PORT: envFields.port(8080),
+    /** Platform-provided port; wins over API_PORT when set. */
+    PORT: envFields.port().optional(),
+    HOST: z.string().default('0.0.0.0'),
+    /** CORS allowlist: the web app's origins (exact match). */
+    WEB_ORIGINS: originList('http://localhost:3000,http://127.0.0.1:3000'),
+    /** Where microfrontends and their assets are served from; listed in the Content-Security-Policy. */
+    REMOTE_ORIGINS: originList(''),
+    AUTH_URL: envFields.httpUrl().default('http://127.0.0.1:8081'),
+    BILLING_URL: envFields.httpUrl().default('http://127.0.0.1:8082'),
+    GENERATION_URL: envFields.httpUrl().default('http://127.0.0.1:8083'),
+    BULK_URL: envFields.httpUrl().default('http://127.0.0.1:8084'),
+    JSON_BODY_LIMIT_BYTES: envFields.positiveInt(MIB),
+    /** Routes carrying a base64 photo: the contracts' longest image plus room for the JSON around it. */
+    IMAGE_BODY_LIMIT_BYTES: envFields.positiveInt(limits.maxBase64ImageChars + 64 * 1024),
+    /** Declared size cap of streamed uploads (the bulk zip); the owner enforces its own cap while reading. */
+    UPLOAD_BODY_LIMIT_BYTES: envFields.positiveInt(limits.maxZipBytes + MIB),
+    RATE_LIMIT_WINDOW_MS: envFields.positiveInt(60_000),
+    RATE_LIMIT_PER_IP: envFields.positiveInt(1200),
+    RATE_LIMIT_PER_SESSION: envFields.positiveInt(300),
+    RATE_LIMIT_SIGN_IN_PER_IP: envFields.positiveInt(20),
+    /** How long a verified session key is trusted without asking auth again; 0 disables the cache. */
+    SESSION_CACHE_TTL_MS: nonNegativeInt(5000),
+    SESSION_CACHE_MAX_ENTRIES: envFields.positiveInt(10_000),
+    SESSION_VERIFY_TIMEOUT_MS: envFields.positiveInt(3000),
+    /** Longest silence from an owning service (connect, or between bytes) before the request fails with 504. */
+    UPSTREAM_TIMEOUT_MS: envFields.positiveInt(30_000),
+    /** Longest wait for the owner's answer while a streamed upload (bulk zip, webhook) is still being sent. */
+    UPSTREAM_UPLOAD_TIMEOUT_MS: envFields.positiveInt(600_000),
+    TRUST_PROXY: trustProxyField,
+    /** How many analytics events are kept in memory for GET /internal/pst/stats. */
+    PST_RECENT_EVENTS: envFields.positiveInt(200),
+    PRODUCT_NAME: z.string().default('ProductGen'),
+    GOOGLE_CLIENT_ID: z.string().default(''),
+    STRIPE_PUBLISHABLE_KEY: z.string().optional(),
+    /** Routes the dev-only routes (dev identity provider, dev checkout) to their services; refused in production. */
+    ...devIdentityProviderConfig,
+  })
+  .superRefine(refuseDevIdentityProviderInProduction);
 
 export type GatewayConfig = z.output<typeof gatewayConfigSchema>;
 
 /** Reads and validates the gateway's environment; throws a ConfigError naming every bad variable. */
 export function loadGatewayConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
   return loadConfig(gatewayConfigSchema, env);
+}
+
+/** Whether the dev-only routes are served: with DEV_IDENTITY_PROVIDER, never in production. */
+export function servesDevRoutes(config: Pick<GatewayConfig, 'NODE_ENV' | 'DEV_IDENTITY_PROVIDER'>): boolean {
+  return config.DEV_IDENTITY_PROVIDER && config.NODE_ENV !== 'production';
 }
 
 /** The port main.ts listens on. */

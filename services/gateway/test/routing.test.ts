@@ -159,13 +159,16 @@ describe('gateway routing (development)', () => {
   });
 });
 
-describe('gateway routing (production)', () => {
+describe.each([
+  ['production', { NODE_ENV: 'production', DEV_IDENTITY_PROVIDER: 'false' }],
+  ['staging without DEV_IDENTITY_PROVIDER', { NODE_ENV: 'staging', DEV_IDENTITY_PROVIDER: '' }],
+])('gateway routing (%s)', (_name, env) => {
   let upstreams: Upstreams;
   let gateway: Gateway;
 
   beforeAll(async () => {
     upstreams = await startUpstreams();
-    gateway = buildGateway({ ...upstreams.env, NODE_ENV: 'production' });
+    gateway = buildGateway({ ...upstreams.env, ...env });
   });
 
   afterAll(async () => {
@@ -183,10 +186,17 @@ describe('gateway routing (production)', () => {
     expect(upstreams.billing.received).toHaveLength(0);
   });
 
-  it('leaves dev-only routes out of /openapi.json', async () => {
+  it('leaves dev-only routes out of /openapi.json and says dev_mode false', async () => {
     const response = await request(gateway.app).get('/openapi.json');
     expect(response.body.paths['/dev-idp/credential']).toBeUndefined();
     expect(response.body.paths['/dev-checkout/{sessionId}']).toBeUndefined();
     expect(response.body.paths['/auth/me']).toBeDefined();
+    expect((await request(gateway.app).get('/configlist').expect(200)).body).toMatchObject({ dev_mode: false });
   });
+});
+
+it('refuses DEV_IDENTITY_PROVIDER in production, naming the variable', () => {
+  expect(() => buildGateway({ NODE_ENV: 'production', DEV_IDENTITY_PROVIDER: 'true' })).toThrow(
+    /DEV_IDENTITY_PROVIDER: must not be enabled in production/,
+  );
 });

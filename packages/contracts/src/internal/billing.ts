@@ -8,6 +8,12 @@ import { defineInternalRoute } from './route';
  * below). Retries are always safe: sending an accepted reservation or a give-back again answers the same and never
  * charges or refunds twice. A refused reservation (402) is not remembered: after a top-up the same generation can
  * reserve again, with any count.
+ *
+ * Keys: a reservation is keyed by its generation (`reserve:<generationUuid>`) and charges the images
+ * `gen:<generationUuid>:0..count-1`; a give-back or refund is `refund:<generationUuid>:<imageIndex>`. So one
+ * generation is charged at most once, for one count: the caller sends a new generationUuid for every new set of
+ * images (generation makes a new generation for a second Create on the same photo), and the same one only to retry,
+ * with the same count, or after a 402.
  */
 
 /** Largest reservation: a batch of 200 products × 5 images (SPEC §9). */

@@ -12,9 +12,12 @@ export interface UpstreamUrls {
   bulk: string;
 }
 
-/** The routes this gateway serves: production refuses the embedded-mode (devOnly) ones as if they did not exist. */
-export function servedRoutes(production: boolean, table: readonly ApiRoute[] = apiRoutes): ApiRoute[] {
-  return table.filter((route) => !production || !route.devOnly);
+/**
+ * The routes this gateway serves: without the dev-only routes (production, or DEV_IDENTITY_PROVIDER unset) the
+ * devOnly ones are refused as if they did not exist.
+ */
+export function servedRoutes(withoutDevRoutes: boolean, table: readonly ApiRoute[] = apiRoutes): ApiRoute[] {
+  return table.filter((route) => !withoutDevRoutes || !route.devOnly);
 }
 
 /** The Allow header of a 405: HEAD goes wherever GET does, as Express answers it. */
