@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { resizeImageToJpeg } from '../src/shared/resize';
-import { renderCreate, requestsTo, testUser } from './support';
+import { deferred, renderCreate, requestsTo, testUser } from './support';
 
 jest.mock('../src/shared/resize', () => ({
   ...jest.requireActual('../src/shared/resize'),
@@ -89,14 +89,6 @@ function recordProgressTexts(): () => string[] {
     observer.disconnect();
     return texts;
   };
-}
-
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((done) => {
-    resolve = done;
-  });
-  return { promise, resolve };
 }
 
 describe('batch tab: choosing images', () => {

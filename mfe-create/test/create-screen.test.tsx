@@ -14,6 +14,7 @@ import {
   requestsTo,
   statusReply,
   testUser,
+  deferred,
 } from './support';
 
 jest.mock('../src/shared/resize', () => ({
@@ -51,14 +52,6 @@ function createButton() {
 async function startCreating() {
   await user.click(createButton());
   await advance(0);
-}
-
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((done) => {
-    resolve = done;
-  });
-  return { promise, resolve };
 }
 
 describe('create screen: access and tabs', () => {

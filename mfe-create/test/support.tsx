@@ -71,3 +71,12 @@ export function requestsTo(requests: RecordedRequest[], method: string, path: st
 export function photoFile(name = 'mug.jpg', type = 'image/jpeg'): File {
   return new File([new Uint8Array([0xff, 0xd8, 0xff])], name, { type });
 }
+
+/** A promise the test settles when it chooses: for answers that arrive at a chosen moment. */
+export function deferred<T>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}

@@ -1,5 +1,6 @@
 import clsx from 'clsx';
-import { useId, useState, type ChangeEvent, type DragEvent } from 'react';
+import { useId, type ChangeEvent } from 'react';
+import { useFileDrop } from '../shared/useFileDrop';
 import { UploadIcon } from '../single/UploadArea';
 // The drop target looks and behaves like the single tab's: same styles, several files and zips allowed.
 import zoneStyles from '../single/UploadArea.module.css';
@@ -14,7 +15,7 @@ export interface BatchDropZoneProps {
 /** Drop or browse for product photos, or one zip file of them. */
 export function BatchDropZone({ disabled, onFiles }: BatchDropZoneProps) {
   const inputId = useId();
-  const [dragging, setDragging] = useState(false);
+  const { dragging, handlers } = useFileDrop(disabled, onFiles);
 
   const takeFiles = (event: ChangeEvent<HTMLInputElement>) => {
     const files = Array.from(event.currentTarget.files ?? []);
@@ -22,23 +23,10 @@ export function BatchDropZone({ disabled, onFiles }: BatchDropZoneProps) {
     event.currentTarget.value = '';
     if (files.length > 0) onFiles(files);
   };
-  const onDragOver = (event: DragEvent) => {
-    event.preventDefault();
-    if (!disabled) setDragging(true);
-  };
-  const onDrop = (event: DragEvent) => {
-    event.preventDefault();
-    setDragging(false);
-    const files = Array.from(event.dataTransfer.files);
-    if (files.length > 0 && !disabled) onFiles(files);
-  };
-
   return (
     <div
       className={clsx(zoneStyles.zone, dragging && zoneStyles.dragging, disabled && zoneStyles.disabled)}
-      onDragOver={onDragOver}
-      onDragLeave={() => setDragging(false)}
-      onDrop={onDrop}
+      {...handlers}
       data-testid="batch-drop-zone"
     >
       <label htmlFor={inputId} className={zoneStyles.browse}>

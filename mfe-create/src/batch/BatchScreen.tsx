@@ -1,3 +1,4 @@
+import clsx from 'clsx';
 import { useEffect, useReducer, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { usePlatformClient, useSession, type StylePreset } from '@productgen/platform-client';
@@ -11,6 +12,7 @@ import { createBatch } from './createBatch';
 import { INVALID_ZIP_MESSAGE, MAX_BATCH_IMAGES, NO_FILES_MESSAGE, droppedKind, tooManyImagesMessage } from './files';
 import { STAGE_TEXT, batchButtonState, batchReducer, initialBatchState, type BatchItem } from './state';
 import { BatchInputError, readZipImages } from './zip';
+import surfaces from '../shared/surfaces.module.css';
 import styles from './BatchScreen.module.css';
 
 export const BATCH_DESCRIPTION =
@@ -151,7 +153,7 @@ function BatchFlow() {
       <p className={styles.lead}>{BATCH_DESCRIPTION}</p>
       {state.error && <ErrorBox message={state.error} onDismiss={() => dispatch({ type: 'errorDismissed' })} />}
       <div className={styles.layout}>
-        <section className={styles.settings} aria-label="Batch settings">
+        <section className={clsx(surfaces.card, styles.settings)} aria-label="Batch settings">
           <BatchDropZone disabled={state.working} onFiles={(files) => void addFiles(files)} />
           <OptionsPanel
             count={count}
@@ -196,7 +198,7 @@ function BatchFlow() {
 
         <section className={styles.output} aria-label="Chosen images">
           {state.working && state.stage && (
-            <div className={styles.progress}>
+            <div className={clsx(surfaces.card, surfaces.progressCard)}>
               <ProgressBar
                 value={state.progress}
                 label={<span data-testid="batch-progress-text">{STAGE_TEXT[state.stage]}</span>}
@@ -236,9 +238,9 @@ function BatchFlow() {
               </ul>
             </>
           ) : (
-            <div className={styles.empty}>
-              <p className={styles.emptyTitle}>Your batch is empty</p>
-              <p className={styles.emptyText}>
+            <div className={clsx(surfaces.stage, styles.empty)}>
+              <p className={surfaces.stageTitle}>Your batch is empty</p>
+              <p className={surfaces.stageText}>
                 Add product photos or a zip file. Each product gets its own styled images, all in one job.
               </p>
             </div>

@@ -1,5 +1,5 @@
 // State of the Batch Create tab as a pure reducer, and the arithmetic of its progress and Create batch button.
-import { chosenCount, togglePreset } from '../shared/choices';
+import { applyChoice, type ChoiceAction } from '../shared/choices';
 import { uniqueNames } from './files';
 
 export interface BatchItem {
@@ -38,9 +38,7 @@ export type BatchAction =
   | { type: 'added'; files: { id: string; name: string; file: Blob; previewUrl: string }[] }
   | { type: 'removed'; id: string }
   | { type: 'refused'; error: string }
-  | { type: 'countChosen'; count: number }
-  | { type: 'presetToggled'; id: string }
-  | { type: 'presetsAvailable'; ids: string[] }
+  | ChoiceAction
   | { type: 'progressed'; stage: BatchStage; progress: number }
   | { type: 'failed'; error: string }
   | { type: 'errorDismissed' };
@@ -61,11 +59,9 @@ export function batchReducer(state: BatchState, action: BatchAction): BatchState
     case 'refused':
       return state.working ? state : { ...state, error: action.error };
     case 'countChosen':
-      return { ...state, countChoice: chosenCount(action.count) };
     case 'presetToggled':
-      return { ...state, presetIds: togglePreset(state.presetIds, action.id) };
     case 'presetsAvailable':
-      return { ...state, presetIds: state.presetIds.filter((id) => action.ids.includes(id)) };
+      return applyChoice(state, action);
     case 'progressed':
       return { ...state, working: true, stage: action.stage, progress: action.progress, error: null };
     case 'failed':

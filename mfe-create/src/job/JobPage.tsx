@@ -1,3 +1,4 @@
+import clsx from 'clsx';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { PageIntro, routeEntry } from '@productgen/mf-shared';
@@ -17,6 +18,7 @@ import {
   statusLabel,
 } from './jobStatus';
 import { useBulkJob } from './useBulkJob';
+import surfaces from '../shared/surfaces.module.css';
 import styles from './JobPage.module.css';
 
 /** Every created image of the job, in the order the page shows them: what the viewer moves through. */
@@ -99,7 +101,7 @@ function JobView({ job, pollFailed, showSiteTip }: { job: BulkJob; pollFailed: b
   return (
     <div className={styles.job}>
       {pollFailed && <ErrorBox message={FETCH_FAILED_MESSAGE} />}
-      <div className={styles.summary}>
+      <div className={clsx(surfaces.card, styles.summary)}>
         <dl className={styles.facts}>
           <div>
             <dt>Status</dt>

@@ -24,3 +24,27 @@ export function togglePreset(presetIds: string[], id: string): string[] {
   if (presetIds.length >= MAX_PRESETS) return presetIds;
   return [...presetIds, id];
 }
+
+export interface Choices {
+  /** The slider position the user chose; null follows the default (credits clamped to 1–5). */
+  countChoice: number | null;
+  presetIds: string[];
+}
+
+export type ChoiceAction =
+  | { type: 'countChosen'; count: number }
+  | { type: 'presetToggled'; id: string }
+  /** The presets on offer now: choices of presets that no longer exist are dropped. */
+  | { type: 'presetsAvailable'; ids: string[] };
+
+/** The steps both tabs' reducers take for the slider and the preset checklist. */
+export function applyChoice<S extends Choices>(state: S, action: ChoiceAction): S {
+  switch (action.type) {
+    case 'countChosen':
+      return { ...state, countChoice: chosenCount(action.count) };
+    case 'presetToggled':
+      return { ...state, presetIds: togglePreset(state.presetIds, action.id) };
+    case 'presetsAvailable':
+      return { ...state, presetIds: state.presetIds.filter((id) => action.ids.includes(id)) };
+  }
+}

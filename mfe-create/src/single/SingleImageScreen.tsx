@@ -8,6 +8,7 @@ import { ErrorBox, SiteUrlTip, WatermarkNotice, apiMessage } from '../shared/mes
 import { OptionsPanel, type PresetsLoad } from '../shared/OptionsPanel';
 import { isImageFile, resizeImageFile } from '../shared/resize';
 import { useCategories } from '../shared/useCategories';
+import surfaces from '../shared/surfaces.module.css';
 import { POLL_INTERVAL_MS, progressText } from './progress';
 import { ResultsPanel } from './ResultsPanel';
 import {
@@ -58,17 +59,17 @@ function usePresets(categoryId: string | null, enabled: boolean, version: number
 function EmptyStage({ analysis, count }: { analysis: ImageAnalysis | null; count: number }) {
   if (analysis) {
     return (
-      <div className={styles.empty}>
-        <p className={styles.emptyTitle}>Ready when you are</p>
-        <p className={styles.emptyText}>
+      <div className={clsx(surfaces.stage, styles.empty)}>
+        <p className={surfaces.stageTitle}>Ready when you are</p>
+        <p className={surfaces.stageText}>
           Press Create for {count} styled {count === 1 ? 'photo' : 'photos'} of your {analysis.object || 'product'}.
         </p>
       </div>
     );
   }
   return (
-    <div className={styles.empty}>
-      <p className={styles.emptyTitle}>Your product photos will appear here</p>
+    <div className={clsx(surfaces.stage, styles.empty)}>
+      <p className={surfaces.stageTitle}>Your product photos will appear here</p>
       <ol className={styles.steps}>
         <li>
           <strong>Upload</strong> a photo of your product, taken with any phone.
@@ -214,7 +215,7 @@ function SingleImageFlow() {
       {state.error && <ErrorBox message={state.error} onDismiss={() => dispatch({ type: 'errorDismissed' })} />}
       <div className={styles.layout}>
         <section
-          className={clsx(styles.settings, docked && styles.docked, !settingsOpen && styles.collapsed)}
+          className={clsx(surfaces.card, styles.settings, docked && styles.docked, !settingsOpen && styles.collapsed)}
           aria-label="Generation Settings"
         >
           <button
@@ -294,7 +295,7 @@ function SingleImageFlow() {
 
         <section className={styles.output} aria-label="Created images">
           {showProgress && (
-            <div className={styles.progress}>
+            <div className={clsx(surfaces.card, surfaces.progressCard)}>
               <ProgressBar
                 value={state.progress}
                 label={<span data-testid="progress-text">{progressText(state.progress, state.phrase)}</span>}
@@ -320,7 +321,7 @@ function SingleImageFlow() {
               onImageShown={() => setShownGeneration(generationUuid)}
             />
           ) : working ? (
-            <div className={styles.workingStage}>
+            <div className={clsx(surfaces.stage, styles.workingStage)}>
               <div className={styles.workingGlow} aria-hidden="true" />
               {state.photo && <img className={styles.workingPhoto} src={state.photo} alt="" />}
               <p className={styles.workingText}>

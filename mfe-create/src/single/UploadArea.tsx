@@ -1,6 +1,7 @@
 import clsx from 'clsx';
-import { useId, useState, type ChangeEvent, type DragEvent } from 'react';
+import { useId, type ChangeEvent } from 'react';
 import { Spinner } from '@productgen/ui-kit';
+import { useFileDrop } from '../shared/useFileDrop';
 import styles from './UploadArea.module.css';
 
 export interface UploadAreaProps {
@@ -35,24 +36,13 @@ export function UploadArea({ photo, analysing, disabled, hint, onFile }: UploadA
   const browseId = useId();
   const cameraId = useId();
   const galleryId = useId();
-  const [dragging, setDragging] = useState(false);
+  const { dragging, handlers } = useFileDrop(disabled, ([file]) => file && onFile(file));
 
   const takeFile = (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.currentTarget.files?.[0];
     // Clearing lets the same file be chosen again after a reset.
     event.currentTarget.value = '';
     if (file) onFile(file);
-  };
-
-  const onDragOver = (event: DragEvent) => {
-    event.preventDefault();
-    if (!disabled) setDragging(true);
-  };
-  const onDrop = (event: DragEvent) => {
-    event.preventDefault();
-    setDragging(false);
-    const file = event.dataTransfer.files[0];
-    if (file && !disabled) onFile(file);
   };
 
   return (
@@ -64,9 +54,7 @@ export function UploadArea({ photo, analysing, disabled, hint, onFile }: UploadA
           photo && styles.hasPhoto,
           disabled && styles.disabled,
         )}
-        onDragOver={onDragOver}
-        onDragLeave={() => setDragging(false)}
-        onDrop={onDrop}
+        {...handlers}
         data-testid="upload-area"
       >
         {photo && (

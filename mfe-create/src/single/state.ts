@@ -8,7 +8,7 @@ import {
   pollsExhausted,
   progressAfterPoll,
 } from './progress';
-import { chosenCount, defaultImageCount, togglePreset } from '../shared/choices';
+import { applyChoice, defaultImageCount, type ChoiceAction } from '../shared/choices';
 
 export const FIRST_GENERATION_COUNT = 5;
 
@@ -68,9 +68,7 @@ export type SingleAction =
   | { type: 'photoRejected'; error: string }
   | { type: 'analysed'; token: number; analysis: ImageAnalysis }
   | { type: 'analysisFailed'; token: number; error: string }
-  | { type: 'countChosen'; count: number }
-  | { type: 'presetToggled'; id: string }
-  | { type: 'presetsAvailable'; ids: string[] }
+  | ChoiceAction
   | { type: 'startRequested'; count: number; random: number }
   | { type: 'startRefused'; error: string }
   | { type: 'startAccepted'; generationUuid: string }
@@ -131,11 +129,9 @@ export function singleReducer(state: SingleState, action: SingleAction): SingleS
       if (action.token !== state.photoToken) return state;
       return { ...state, analysing: false, analysis: null, presetIds: [], error: action.error };
     case 'countChosen':
-      return { ...state, countChoice: chosenCount(action.count) };
     case 'presetToggled':
-      return { ...state, presetIds: togglePreset(state.presetIds, action.id) };
     case 'presetsAvailable':
-      return { ...state, presetIds: state.presetIds.filter((id) => action.ids.includes(id)) };
+      return applyChoice(state, action);
     case 'startRequested':
       return {
         ...state,
