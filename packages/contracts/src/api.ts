@@ -119,6 +119,13 @@ export type RouteResponse<Route extends ApiRoute> = z.output<Route['response']>;
 
 const generationUuidParams = z.object({ generation_uuid: uuidSchema });
 const uuidIdParams = z.object({ id: uuidSchema });
+/** Download All of a batch leaves the uploaded photos out unless asked for. */
+const bulkDownloadQuery = z.object({
+  originals: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .optional()
+    .transform((value) => value === 'true'),
+});
 const downloadImageParams = z.object({
   id: uuidSchema,
   // -1 is the original photo (SPEC §5).
@@ -524,8 +531,8 @@ export const routes = {
     path: '/download/bulk/:id',
     owner: 'bulk',
     auth: 'session',
-    summary: 'Download every image of a batch job as one zip.',
-    request: { params: uuidIdParams },
+    summary: 'Download every image of a batch job as one zip: a folder per product (originals with ?originals=true).',
+    request: { params: uuidIdParams, query: bulkDownloadQuery },
     response: binaryResponseSchema,
     responseType: 'binary',
     responseContentTypes: zipContentTypes,

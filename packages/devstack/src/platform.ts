@@ -2,6 +2,7 @@ import type { Express } from 'express';
 import { createInProcessBus, type MessageBus } from '@productgen/bus';
 import { authConfigSchema, createAuthService } from '@productgen/auth-service';
 import { billingConfigSchema, createBillingService } from '@productgen/billing-service';
+import { bulkConfigSchema, createBulkService } from '@productgen/bulk-service';
 import { closeInferenceThread, createGenerationService, generationConfigSchema } from '@productgen/generation-service';
 import { createGateway, gatewayConfigSchema } from '@productgen/gateway';
 import {
@@ -83,6 +84,20 @@ const services: ServiceDefinition[] = [
           await closeInferenceThread();
         },
       };
+    },
+  },
+  {
+    name: 'bulk',
+    urlVariable: 'BULK_URL',
+    async create({ env, logger, openDatabase, openObjectStore, bus }) {
+      const config = loadConfig(bulkConfigSchema, env);
+      return createBulkService({
+        config,
+        logger,
+        mongo: await openDatabase(config.MONGO_DB_NAME),
+        bus,
+        objectStore: openObjectStore(config.S3_BUCKET),
+      });
     },
   },
 ];

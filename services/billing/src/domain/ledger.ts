@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { limits, type PurchasablePackageId, getPackageTier } from '@productgen/contracts';
 
 /*
@@ -51,7 +52,10 @@ export const sourceRefs = {
 
 export const operationKeys = {
   reservation: (generationUuid: string) => `reserve:${generationUuid}`,
+  batchReservation: (batchUuid: string) => `reserve-batch:${batchUuid}`,
 };
+
+export const DEFAULT_BATCH_DESCRIPTION = 'Batch creation';
 
 function signed(entry: PlannedEntry): number {
   return entry.type === 'increase' ? entry.amount : -entry.amount;
@@ -137,6 +141,36 @@ export function planReservation(
   }));
   return operation(operationKeys.reservation(generationUuid), 'reservation', userId, entries, {
     fingerprint: `reservation:${userId}:${count}`,
+  });
+}
+
+/**
+ * A whole batch in one operation, all or nothing: the same per-image entries (gen:<uuid>:<index>) a reservation of
+ * each product would make, so a product's images are given back exactly as a single generation's.
+ */
+export function planBatchReservation(
+  userId: string,
+  batchUuid: string,
+  items: readonly { generationUuid: string; count: number }[],
+  description = DEFAULT_BATCH_DESCRIPTION,
+): LedgerOperation {
+  const entries = items.flatMap((item) => {
+    if (!Number.isInteger(item.count) || item.count < 1) {
+      throw new RangeError(`A reservation needs at least one image, got ${item.count}`);
+    }
+    return Array.from({ length: item.count }, (_unused, index) => ({
+      sourceRef: sourceRefs.image(item.generationUuid, index),
+      amount: 1,
+      type: 'decrease' as const,
+      description,
+      generationId: item.generationUuid,
+    }));
+  });
+  const shape = createHash('sha256')
+    .update(items.map((item) => `${item.generationUuid}:${item.count}`).join(','))
+    .digest('hex');
+  return operation(operationKeys.batchReservation(batchUuid), 'reservation', userId, entries, {
+    fingerprint: `batch-reservation:${userId}:${shape}`,
   });
 }
 

@@ -1,0 +1,87 @@
+import type { Express, Response } from 'express';
+import yazl from 'yazl';
+import { routes } from '@productgen/contracts';
+import {
+  AppError,
+  createHttpApp,
+  parseRequest,
+  requireGatewayUser,
+  serveRoute,
+  type Logger,
+  type ReadinessCheck,
+} from '@productgen/service-kit';
+import type { BatchIntake } from './batch-intake';
+import type { GenerationClient } from './clients/generation';
+import type { JobRepository } from './data/job-repository';
+import type { JobDocument } from './data/models';
+import { downloadEntries, publicStatus, summaryView } from './domain/job';
+import type { ProgressTracker } from './progress';
+
+export interface BulkAppDeps {
+  intake: BatchIntake;
+  jobs: JobRepository;
+  progress: ProgressTracker;
+  generation: GenerationClient;
+  readiness: Record<string, ReadinessCheck>;
+  logger: Logger;
+}
+
+const JOB_NOT_FOUND_MESSAGE = 'Job not found.';
+
+function attachment(res: Response, filename: string): void {
+  res.setHeader('Content-Type', 'application/zip');
+  res.setHeader('Content-Disposition', `attachment; filename="${filename}"`);
+  res.setHeader('Cache-Control', 'private, no-cache');
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+}
+
+export function createBulkApp(deps: BulkAppDeps): Express {
+  const { intake, jobs, progress, generation, logger } = deps;
+  const app = createHttpApp({ name: 'bulk', logger, readiness: deps.readiness });
+
+  async function ownedJob(uuid: string, userId: string): Promise<JobDocument> {
+    const job = await jobs.findOwned(uuid, userId);
+    if (!job) throw AppError.notFound(JOB_NOT_FOUND_MESSAGE);
+    return job;
+  }
+
+  // The multipart body is never parsed here as a whole: the intake streams it to the object store.
+  serveRoute(app, routes.createBulkJob, async (_input, req) => intake.start(req, requireGatewayUser(req)));
+
+  serveRoute(app, routes.getBulkJob, async (input, req) => {
+    const userId = requireGatewayUser(req);
+    return progress.view(await ownedJob(input.params.id, userId));
+  });
+
+  serveRoute(app, routes.listBulkJobs, async (input, req) => {
+    const userId = requireGatewayUser(req);
+    const wanted = input.query.statuses;
+    const found = await jobs.listOwned(userId);
+    const listed = wanted && wanted.length > 0 ? found.filter((job) => wanted.includes(publicStatus(job))) : found;
+    return { jobs: listed.map(summaryView) };
+  });
+
+  app.get(routes.downloadBulkJob.path, async (req, res) => {
+    const userId = requireGatewayUser(req);
+    const { params, query } = parseRequest(routes.downloadBulkJob, req);
+    const job = await ownedJob(params.id, userId);
+    const entries = downloadEntries(job, await progress.generationsOf(job), query.originals);
+    if (entries.length === 0) throw AppError.notFound('No images to download yet');
+    // Streams start one at a time as yazl reaches their entry, so memory stays at one image whatever the job size.
+    const zip = new yazl.ZipFile();
+    for (const entry of entries) {
+      zip.addReadStreamLazy(entry.path, { compress: false }, (callback) => {
+        generation.openImage(userId, entry.generationUuid, entry.imageIndex).then(
+          (stream) => callback(null, stream),
+          (error: unknown) => callback(error as Error, undefined as never),
+        );
+      });
+    }
+    zip.end();
+    zip.outputStream.on('error', (error) => res.destroy(error));
+    attachment(res, `productgen-batch-${job.uuid.slice(0, 8)}.zip`);
+    zip.outputStream.pipe(res);
+  });
+
+  return app.finalize();
+}

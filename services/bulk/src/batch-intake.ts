@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import type { Request } from 'express';
+import { routes, validateRequest, type RouteBody } from '@productgen/contracts';
+import { AppError, type Logger, type ObjectStore } from '@productgen/service-kit';
+import type { BillingClient } from './clients/billing';
+import type { GenerationClient } from './clients/generation';
+import type { JobRepository } from './data/job-repository';
+import type { JobDocument } from './data/models';
+import type { HandOver } from './hand-over';
+import { receiveZipUpload } from './intake/upload';
+import { inspectZip, type ZipLimits } from './intake/zip-intake';
+
+export interface BatchIntakeDeps {
+  jobs: JobRepository;
+  objectStore: ObjectStore;
+  billing: BillingClient;
+  generation: GenerationClient;
+  handOver: HandOver;
+  logger: Logger;
+  now: () => Date;
+  maxZipBytes: number;
+  zipLimits: ZipLimits;
+  leaseMs: number;
+}
+
+type BulkZipBody = RouteBody<typeof routes.createBulkJob>;
+
+const uploadKey = (jobUuid: string) => `uploads/${jobUuid}.zip`;
+
+function isPaymentRequired(error: unknown): boolean {
+  return error instanceof AppError && error.status === 402;
+}
+
+/**
+ * POST /image-gen/bulk-zip: the upload is streamed to the object store, its fields and every image are checked,
+ * then the whole batch is reserved at once. Any refusal (4xx) leaves nothing behind: the upload is removed, no job
+ * exists and nothing was charged. Once reserved, the products are handed to generation in the background.
+ */
+export class BatchIntake {
+  constructor(private readonly deps: BatchIntakeDeps) {}
+
+  async start(req: Request, userId: string): Promise<{ bulk_job_uuid: string }> {
+    const { objectStore, logger } = this.deps;
+    const jobUuid = randomUUID();
+    const key = uploadKey(jobUuid);
+    let job: JobDocument;
+    try {
+      const upload = await receiveZipUpload(req, { objectStore, key, maxBytes: this.deps.maxZipBytes });
+      const body = this.parseFields(upload.fields, upload.file);
+      const presets = body.presets ?? [];
+      if (presets.length > 0) {
+        // An unknown or foreign preset is generation's 404, before anything is charged.
+        await this.deps.generation.api.stylePresetsById({ params: { userId }, query: { ids: presets.join(',') } });
+      }
+      const images = await inspectZip(objectStore, key, this.deps.zipLimits);
+      job = await this.deps.jobs.create({
+        uuid: jobUuid,
+        userId,
+        imagesPerProduct: body.numGenerates,
+        presets,
+        uploadKey: key,
+        products: images.map((image, index) => ({
+          index,
+          entry_index: image.entryIndex,
+          name: image.name,
+          generation_uuid: randomUUID(),
+        })),
+      });
+    } catch (error) {
+      await this.discardUpload(key);
+      throw error;
+    }
+
+    let reserved: JobDocument | null;
+    try {
+      reserved = await this.reserve(job);
+    } catch (error) {
+      if (isPaymentRequired(error)) {
+        await this.deps.jobs.remove(job.uuid);
+        await this.discardUpload(key);
+      }
+      // Otherwise the job stays "reserving": the sweeper asks billing again and either goes on or removes it.
+      throw error;
+    }
+    if (reserved) {
+      logger.info({ job: job.uuid, products: job.products.length }, 'batch job reserved');
+      this.deps.handOver.run(reserved).catch((error: unknown) => {
+        logger.warn({ err: error, job: job.uuid }, 'batch hand-over stopped; the sweeper resumes it');
+      });
+    }
+    return { bulk_job_uuid: job.uuid };
+  }
+
+  /** Sweeper: a job left reserving (billing did not answer) is reserved now, or removed when refused. */
+  async resumeReservation(job: JobDocument): Promise<JobDocument | null> {
+    try {
+      return await this.reserve(job);
+    } catch (error) {
+      if (!isPaymentRequired(error)) throw error;
+      await this.deps.jobs.remove(job.uuid);
+      if (job.upload_key) await this.discardUpload(job.upload_key);
+      return null;
+    }
+  }
+
+  /** One batch reservation (images × per-product count), all or nothing; retried with the same content. */
+  private async reserve(job: JobDocument): Promise<JobDocument | null> {
+    const total = job.products.length * job.images_per_product;
+    const reservation = await this.deps.billing.reserveBatchCredits({
+      body: {
+        userId: job.user_id,
+        batchUuid: job.uuid,
+        items: job.products.map((product) => ({
+          generationUuid: product.generation_uuid,
+          count: job.images_per_product,
+        })),
+        description: `Batch creation (${job.products.length} products, ${total} images)`,
+      },
+    });
+    return this.deps.jobs.markReserved(
+      job.uuid,
+      reservation.watermark,
+      new Date(this.deps.now().getTime() + this.deps.leaseMs),
+    );
+  }
+
+  /** The request's fields checked by the contract's schema, with the file described as multer would. */
+  private parseFields(fields: Record<string, string>, file: unknown): BulkZipBody {
+    const body: Record<string, unknown> = { zipFile: file, numGenerates: fields.numGenerates };
+    if (fields.presets !== undefined) body.presets = fields.presets;
+    const result = validateRequest(routes.createBulkJob, { body });
+    if (!result.ok) throw AppError.badRequest(result.message, { issues: result.issues });
+    return result.data.body as BulkZipBody;
+  }
+
+  private async discardUpload(key: string): Promise<void> {
+    try {
+      await this.deps.objectStore.remove(key);
+    } catch (error) {
+      this.deps.logger.warn({ err: error, key }, 'refused upload could not be removed');
+    }
+  }
+}

@@ -1,0 +1,159 @@
+import type { Model } from 'mongoose';
+import type { JobDocument, JobStage, ProductDocument, ProductState } from './models';
+
+export interface NewJob {
+  uuid: string;
+  userId: string;
+  imagesPerProduct: number;
+  presets: string[];
+  uploadKey: string;
+  products: Array<Pick<ProductDocument, 'index' | 'entry_index' | 'name' | 'generation_uuid'>>;
+}
+
+export interface Progress {
+  generationsDone: number;
+  thumbnails: string[];
+  /** Set when every product is done. */
+  finished?: { stage: Extract<JobStage, 'completed' | 'failed'>; error: string | null; at: Date };
+}
+
+const ACTIVE_STAGES: JobStage[] = ['reserving', 'handing_over', 'tracking'];
+
+/**
+ * Batch jobs of the service's own database. Every change is one atomic update of one document, guarded by the
+ * stage (or product state) it expects, so a resumed hand-over and a concurrent refresh cannot undo each other.
+ */
+export class JobRepository {
+  constructor(private readonly model: Model<JobDocument>) {}
+
+  async create(job: NewJob): Promise<JobDocument> {
+    const created = await this.model.create({
+      uuid: job.uuid,
+      user_id: job.userId,
+      stage: 'reserving',
+      images_per_product: job.imagesPerProduct,
+      presets: job.presets,
+      upload_key: job.uploadKey,
+      products: job.products.map((product) => ({ ...product, state: 'waiting', error: null })),
+      generations_total: job.products.length,
+    });
+    return created.toObject();
+  }
+
+  findByUuid(uuid: string): Promise<JobDocument | null> {
+    return this.model.findOne({ uuid }).lean<JobDocument>().exec();
+  }
+
+  /** The job when it belongs to the user; another user's is as good as missing. */
+  findOwned(uuid: string, userId: string): Promise<JobDocument | null> {
+    return this.model.findOne({ uuid, user_id: userId }).lean<JobDocument>().exec();
+  }
+
+  /** Newest first; `stages` narrows the list. */
+  listOwned(userId: string, stages?: readonly JobStage[], limit = 100): Promise<JobDocument[]> {
+    const filter: Record<string, unknown> = { user_id: userId };
+    if (stages) filter.stage = { $in: stages };
+    return this.model.find(filter).sort({ created_at: -1 }).limit(limit).lean<JobDocument[]>().exec();
+  }
+
+  /** A refused reservation: the job never existed for the user. */
+  async remove(uuid: string): Promise<void> {
+    await this.model.deleteOne({ uuid, stage: 'reserving' }).exec();
+  }
+
+  /** Credits reserved: the products may be handed over. */
+  async markReserved(uuid: string, watermark: boolean, leaseUntil: Date): Promise<JobDocument | null> {
+    return this.model
+      .findOneAndUpdate(
+        { uuid, stage: 'reserving' },
+        { $set: { stage: 'handing_over', watermark, lease_until: leaseUntil } },
+        { returnDocument: 'after' },
+      )
+      .lean<JobDocument>()
+      .exec();
+  }
+
+  /** Takes the hand-over of a job whose lease lapsed (its process stopped); null when someone else holds it. */
+  claimHandOver(uuid: string, now: Date, leaseUntil: Date): Promise<JobDocument | null> {
+    return this.model
+      .findOneAndUpdate(
+        { uuid, stage: 'handing_over', $or: [{ lease_until: null }, { lease_until: { $lt: now } }] },
+        { $set: { lease_until: leaseUntil } },
+        { returnDocument: 'after' },
+      )
+      .lean<JobDocument>()
+      .exec();
+  }
+
+  async renewLease(uuid: string, leaseUntil: Date): Promise<void> {
+    await this.model.updateOne({ uuid, stage: 'handing_over' }, { $set: { lease_until: leaseUntil } }).exec();
+  }
+
+  /** Products are stored in their index order, so a product's index is its position in the array. */
+  async setProductState(uuid: string, index: number, state: ProductState, error: string | null): Promise<void> {
+    await this.model
+      .updateOne(
+        { uuid, [`products.${index}.state`]: 'waiting' },
+        { $set: { [`products.${index}.state`]: state, [`products.${index}.error`]: error } },
+      )
+      .exec();
+  }
+
+  /** Every product is with generation (or done): the upload is no longer needed. */
+  async markHandedOver(uuid: string): Promise<void> {
+    await this.model
+      .updateOne({ uuid, stage: 'handing_over' }, { $set: { stage: 'tracking', lease_until: null, upload_key: null } })
+      .exec();
+  }
+
+  /** Jobs still reserving or handing over whose lease lapsed, oldest first (the sweeper resumes them). */
+  findStalled(now: Date, limit: number): Promise<JobDocument[]> {
+    return this.model
+      .find({
+        stage: { $in: ['reserving', 'handing_over'] },
+        $or: [{ lease_until: null }, { lease_until: { $lt: now } }],
+      })
+      .sort({ created_at: 1 })
+      .limit(limit)
+      .lean<JobDocument[]>()
+      .exec();
+  }
+
+  /** Jobs whose products are (partly) with generation and not finished. */
+  findActive(limit: number): Promise<JobDocument[]> {
+    return this.model
+      .find({ stage: { $in: ['handing_over', 'tracking'] } })
+      .sort({ updated_at: 1 })
+      .limit(limit)
+      .lean<JobDocument[]>()
+      .exec();
+  }
+
+  /** Progress only moves forward; the finish happens once, and only after every product was handed over. */
+  async recordProgress(uuid: string, progress: Progress): Promise<void> {
+    await this.model
+      .updateOne(
+        { uuid, stage: { $in: ACTIVE_STAGES }, generations_done: { $lte: progress.generationsDone } },
+        { $set: { generations_done: progress.generationsDone, thumbnails: progress.thumbnails } },
+      )
+      .exec();
+    if (progress.finished) {
+      await this.model
+        .updateOne(
+          { uuid, stage: 'tracking' },
+          {
+            $set: {
+              stage: progress.finished.stage,
+              error: progress.finished.error,
+              finished_at: progress.finished.at,
+            },
+          },
+        )
+        .exec();
+    }
+  }
+
+  countAll(): Promise<number> {
+    return this.model.countDocuments({}).exec();
+  }
+}

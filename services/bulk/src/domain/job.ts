@@ -1,0 +1,137 @@
+import { limits, type BulkJob, type BulkJobStatus, type BulkJobSummary, type Generation } from '@productgen/contracts';
+import type { JobDocument, JobStage } from '../data/models';
+import { folderNames } from './zip-rules';
+
+/** A generation as generation's internal list gives it: the public view plus the stored original's extension. */
+export type JobGeneration = Generation & { original_extension: 'jpg' | 'png' };
+
+export const NOTHING_MATCHED_MESSAGE =
+  'No product matched the categories of the chosen style presets, so nothing was created and no credits were used.';
+export const NOTHING_MADE_MESSAGE = 'No image could be made; every credit was given back.';
+
+const isFinished = (generation: Generation) =>
+  generation.metadata.status === 'completed' || generation.metadata.status === 'failed';
+const isFixed = (image: Generation['images'][number]) => image.metadata.fixes_done.every(Boolean);
+
+/** The public status (SPEC §4): pending until the first product is done, then processing, then the outcome. */
+export function publicStatus(job: Pick<JobDocument, 'stage' | 'generations_done'>): BulkJobStatus {
+  const stage: JobStage = job.stage;
+  switch (stage) {
+    case 'completed':
+    case 'failed':
+      return stage;
+    case 'tracking':
+      return 'processing';
+    default:
+      return job.generations_done > 0 ? 'processing' : 'pending';
+  }
+}
+
+export interface ComputedProgress {
+  generationsDone: number;
+  thumbnails: string[];
+  /** Every product is done (and all were handed over): the job's outcome. */
+  outcome?: { stage: 'completed' | 'failed'; error: string | null };
+}
+
+/**
+ * Progress from generation's own records (the source of truth): a product is done when it was skipped or refused
+ * at hand-over, or when its generation completed or failed. Computing it again from the same records gives the
+ * same answer, so any number of refreshes (messages, polls, page views) agree.
+ */
+export function computeProgress(job: JobDocument, generations: readonly Generation[]): ComputedProgress {
+  const byUuid = new Map(generations.map((generation) => [generation.generation_uuid, generation]));
+  let done = 0;
+  let completed = 0;
+  let skipped = 0;
+  for (const product of job.products) {
+    if (product.state === 'skipped' || product.state === 'failed') {
+      done += 1;
+      if (product.state === 'skipped') skipped += 1;
+      continue;
+    }
+    const generation = byUuid.get(product.generation_uuid);
+    if (product.state === 'handed' && generation && isFinished(generation)) {
+      done += 1;
+      if (generation.metadata.status === 'completed') completed += 1;
+    }
+  }
+  const thumbnails = orderedGenerations(job, generations)
+    .flatMap((generation) => generation.images.filter(isFixed).map((image) => image.output_url))
+    .slice(0, limits.batchCardThumbnails);
+  const progress: ComputedProgress = { generationsDone: done, thumbnails };
+  if (job.stage === 'tracking' && done === job.generations_total) {
+    if (completed > 0) progress.outcome = { stage: 'completed', error: null };
+    else
+      progress.outcome = {
+        stage: 'failed',
+        error: skipped === job.generations_total ? NOTHING_MATCHED_MESSAGE : NOTHING_MADE_MESSAGE,
+      };
+  }
+  return progress;
+}
+
+/** The job's generations in the order of its products (the zip's order). */
+export function orderedGenerations<T extends Generation>(job: JobDocument, generations: readonly T[]): T[] {
+  const byUuid = new Map(generations.map((generation) => [generation.generation_uuid, generation]));
+  return job.products
+    .map((product) => byUuid.get(product.generation_uuid))
+    .filter((generation): generation is T => generation !== undefined);
+}
+
+export function summaryView(job: JobDocument): BulkJobSummary {
+  return {
+    bulk_job_uuid: job.uuid,
+    status: publicStatus(job),
+    generations_done: job.generations_done,
+    generations_total: job.generations_total,
+    created_at: job.created_at.toISOString(),
+    thumbnails: job.thumbnails,
+    has_watermark: job.watermark,
+  };
+}
+
+export function jobView(job: JobDocument, generations: readonly Generation[]): BulkJob {
+  return { ...summaryView(job), generations: orderedGenerations(job, generations) };
+}
+
+/** One file of the Download All zip: where it is in the zip and which download of generation's it is. */
+export interface DownloadEntry {
+  path: string;
+  generationUuid: string;
+  /** -1 is the original photo. */
+  imageIndex: number;
+}
+
+function imageIndexOf(generation: Generation, image: Generation['images'][number]): number {
+  return Number(image.id.slice(generation.generation_uuid.length + 1));
+}
+
+/**
+ * The layout of Download All: a folder per product named after its original file, its images numbered from 1,
+ * and the original photo only when asked for.
+ */
+export function downloadEntries(
+  job: JobDocument,
+  generations: readonly JobGeneration[],
+  includeOriginals: boolean,
+): DownloadEntry[] {
+  const names = new Map(job.products.map((product) => [product.generation_uuid, product.name]));
+  const ordered = orderedGenerations(job, generations).filter((generation) => generation.images.length > 0);
+  const folders = folderNames(ordered.map((generation) => names.get(generation.generation_uuid) ?? 'product'));
+  return ordered.flatMap((generation, position) => {
+    const folder = folders[position]!;
+    const entries: DownloadEntry[] = generation.images.map((image) => {
+      const index = imageIndexOf(generation, image);
+      return { path: `${folder}/${index + 1}.jpg`, generationUuid: generation.generation_uuid, imageIndex: index };
+    });
+    if (includeOriginals) {
+      entries.unshift({
+        path: `${folder}/original.${generation.original_extension}`,
+        generationUuid: generation.generation_uuid,
+        imageIndex: -1,
+      });
+    }
+    return entries;
+  });
+}

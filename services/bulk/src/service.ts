@@ -1,0 +1,144 @@
+import type { Express } from 'express';
+import type { Connection } from 'mongoose';
+import type { MessageBus, Subscription } from '@productgen/bus';
+import type { Logger, ObjectStore } from '@productgen/service-kit';
+import { createBulkApp } from './app';
+import { BatchIntake } from './batch-intake';
+import { createBillingClient, type BillingClient } from './clients/billing';
+import { createGenerationClient, type GenerationClient } from './clients/generation';
+import type { BulkConfig } from './config';
+import { JobRepository } from './data/job-repository';
+import { createModels } from './data/models';
+import { HandOver } from './hand-over';
+import { subscribeToProgress } from './messaging/progress-consumer';
+import { ProgressTracker } from './progress';
+
+export interface BulkServiceDeps {
+  config: BulkConfig;
+  logger: Logger;
+  /** The service's own database (dbName 'bulk'); the caller opens and closes it. */
+  mongo: Connection;
+  /** The caller creates and closes the bus. */
+  bus: MessageBus;
+  /** Uploaded zips until their products are handed over; the bucket is created at start when missing. */
+  objectStore: ObjectStore;
+  /** Internal APIs: base URLs, or clients (tests may pass their own). */
+  billing?: BillingClient;
+  generation?: GenerationClient;
+  now?: () => Date;
+}
+
+export interface BulkService {
+  app: Express;
+  /** Subscribes to generation's outcome messages and starts the sweeper (stalled hand-overs, progress polls). */
+  start(): Promise<void>;
+  /** Stops both; leaves the connection, bus and store to their owner. */
+  stop(): Promise<void>;
+  /** One sweep now (tests and tools): resumes stalled jobs and refreshes active ones. */
+  sweep(): Promise<void>;
+  jobs: JobRepository;
+}
+
+/** One factory for every way of running: the embedded launcher and main.ts both call it. */
+export async function createBulkService(deps: BulkServiceDeps): Promise<BulkService> {
+  const { config, bus, objectStore } = deps;
+  const logger = deps.logger.child({ component: 'bulk' });
+  const now = deps.now ?? (() => new Date());
+  const timeoutMs = config.INTERNAL_TIMEOUT_MS;
+  const billing = deps.billing ?? createBillingClient({ baseUrl: config.BILLING_URL, timeoutMs });
+  const generation = deps.generation ?? createGenerationClient({ baseUrl: config.GENERATION_URL, timeoutMs });
+
+  const models = await createModels(deps.mongo);
+  const jobs = new JobRepository(models.jobs);
+  await objectStore.ensureBucket();
+
+  const progress = new ProgressTracker({ jobs, generation, logger, now });
+  const handOver = new HandOver({
+    jobs,
+    objectStore,
+    generation,
+    billing,
+    progress,
+    logger,
+    now,
+    concurrency: config.FANOUT_CONCURRENCY,
+    leaseMs: config.FANOUT_LEASE_MS,
+    maxImageBytes: config.MAX_IMAGE_BYTES,
+  });
+  const intake = new BatchIntake({
+    jobs,
+    objectStore,
+    billing,
+    generation,
+    handOver,
+    logger,
+    now,
+    maxZipBytes: config.MAX_ZIP_BYTES,
+    zipLimits: {
+      maxEntries: config.MAX_ZIP_ENTRIES,
+      maxImageBytes: config.MAX_IMAGE_BYTES,
+      maxTotalImageBytes: config.MAX_TOTAL_IMAGE_BYTES,
+      maxCompressionRatio: config.MAX_COMPRESSION_RATIO,
+      maxPixels: config.MAX_INPUT_PIXELS,
+    },
+    leaseMs: config.FANOUT_LEASE_MS,
+  });
+
+  const app = createBulkApp({
+    intake,
+    jobs,
+    progress,
+    generation,
+    logger,
+    readiness: {
+      mongo: async () => {
+        if (!deps.mongo.db) throw new Error('mongo connection is not open');
+        await deps.mongo.db.command({ ping: 1 });
+      },
+      bus: () => bus.ping(),
+      objects: () => objectStore.ping(),
+    },
+  });
+
+  async function sweep(): Promise<void> {
+    for (const job of await jobs.findStalled(now(), 20)) {
+      if (job.stage === 'reserving') {
+        const reserved = await intake.resumeReservation(job);
+        if (reserved) await handOver.resume(reserved);
+      } else {
+        await handOver.resume(job);
+      }
+    }
+    for (const job of await jobs.findActive(50)) await progress.refresh(job);
+  }
+
+  let subscription: Subscription | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let sweeping = false;
+  const tick = () => {
+    if (sweeping) return;
+    sweeping = true;
+    sweep()
+      .catch((error: unknown) => logger.warn({ err: error }, 'batch sweep failed; trying again later'))
+      .finally(() => {
+        sweeping = false;
+      });
+  };
+
+  return {
+    app,
+    jobs,
+    sweep,
+    async start() {
+      subscription ??= await subscribeToProgress(bus, progress);
+      timer ??= setInterval(tick, config.PROGRESS_POLL_MS);
+    },
+    async stop() {
+      clearInterval(timer);
+      timer = undefined;
+      const closing = subscription;
+      subscription = undefined;
+      await closing?.close();
+    },
+  };
+}

@@ -1,0 +1,92 @@
+import { crc32, deflateRawSync } from 'node:zlib';
+import yazl from 'yazl';
+
+/** A well-formed zip made by yazl, the way a user's zip tool makes one. */
+export function makeZip(files: Array<{ name: string; data: Buffer }>): Promise<Buffer> {
+  const zip = new yazl.ZipFile();
+  for (const file of files) zip.addBuffer(file.data, file.name);
+  zip.end();
+  const chunks: Buffer[] = [];
+  return new Promise((resolve, reject) => {
+    zip.outputStream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    zip.outputStream.on('end', () => resolve(Buffer.concat(chunks)));
+    zip.outputStream.on('error', reject);
+  });
+}
+
+export interface CraftedEntry {
+  name: string;
+  data: Buffer;
+  /** Deflate the data (default: stored). */
+  deflate?: boolean;
+  /** Sets the "encrypted" flag (the data is not really encrypted: the flag is what a reader must refuse). */
+  encrypted?: boolean;
+  /** What the central directory claims the uncompressed size is (a lying header). */
+  declaredSize?: number;
+  /** Points this entry's directory record at the local header of an earlier entry (overlapping entries). */
+  sameDataAs?: number;
+}
+
+/**
+ * Writes a zip byte by byte (APPNOTE.TXT 4.3) so tests can make the hostile archives no zip tool makes: names with
+ * "../", encryption flags, lying sizes and directory records that share one entry's bytes.
+ */
+export function craftZip(entries: CraftedEntry[]): Buffer {
+  const locals: Buffer[] = [];
+  const central: Buffer[] = [];
+  const offsets: number[] = [];
+  let offset = 0;
+  entries.forEach((entry) => {
+    const name = Buffer.from(entry.name, 'utf8');
+    const packed = entry.deflate ? deflateRawSync(entry.data) : entry.data;
+    // Traditional PKWARE encryption puts a 12-byte header before the data (APPNOTE 6.1.3).
+    const body = entry.encrypted ? Buffer.concat([Buffer.alloc(12, 0x5a), packed]) : packed;
+    const method = entry.deflate ? 8 : 0;
+    const flags = (entry.encrypted ? 0x1 : 0) | 0x800;
+    const crc = crc32(entry.data);
+    const size = entry.declaredSize ?? entry.data.length;
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(flags, 6);
+    local.writeUInt16LE(method, 8);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(body.length, 18);
+    local.writeUInt32LE(size, 22);
+    local.writeUInt16LE(name.length, 26);
+    const localOffset = entry.sameDataAs !== undefined ? offsets[entry.sameDataAs]! : offset;
+    offsets.push(localOffset);
+    if (entry.sameDataAs === undefined) {
+      locals.push(local, name, body);
+      offset += local.length + name.length + body.length;
+    }
+    const record = Buffer.alloc(46);
+    record.writeUInt32LE(0x02014b50, 0);
+    record.writeUInt16LE(20, 4);
+    record.writeUInt16LE(20, 6);
+    record.writeUInt16LE(flags, 8);
+    record.writeUInt16LE(method, 10);
+    record.writeUInt32LE(crc, 16);
+    record.writeUInt32LE(body.length, 20);
+    record.writeUInt32LE(size, 24);
+    record.writeUInt16LE(name.length, 28);
+    record.writeUInt32LE(localOffset, 42);
+    central.push(record, name);
+  });
+  const directory = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries.length, 8);
+  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
+
+/** multipart/form-data of a batch upload as the browser sends it. */
+export function batchForm(zip: Buffer, fields: Record<string, string>, type = 'application/zip'): FormData {
+  const form = new FormData();
+  form.append('zipFile', new Blob([zip], { type }), 'images.zip');
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  return form;
+}
