@@ -1,0 +1,105 @@
+import type { Generation } from '@productgen/contracts';
+import type { JobDocument } from '../src/data/models';
+import {
+  computeProgress,
+  downloadEntries,
+  NOTHING_MATCHED_MESSAGE,
+  publicStatus,
+  type JobGeneration,
+} from '../src/domain/job';
+
+const uuid = (n: number) => `00000000-0000-4000-8000-00000000000${n}`;
+
+function job(
+  states: JobDocument['products'][number]['state'][],
+  stage: JobDocument['stage'] = 'tracking',
+): JobDocument {
+  return {
+    uuid: uuid(9),
+    user_id: 'u1',
+    stage,
+    images_per_product: 2,
+    presets: [],
+    watermark: true,
+    upload_key: null,
+    products: states.map((state, index) => ({
+      index,
+      entry_index: index,
+      name: `p${index}.jpg`,
+      generation_uuid: uuid(index),
+      state,
+      error: null,
+    })),
+    generations_total: states.length,
+    generations_done: 0,
+    thumbnails: [],
+    error: null,
+    lease_until: null,
+    finished_at: null,
+    created_at: new Date('2026-01-01T00:00:00Z'),
+    updated_at: new Date('2026-01-01T00:00:00Z'),
+  };
+}
+
+function generation(n: number, status: Generation['metadata']['status'], fixed: boolean[]): JobGeneration {
+  return {
+    id: uuid(n),
+    generation_uuid: uuid(n),
+    created_at: '2026-01-01T00:00:00.000Z',
+    images: fixed.map((done, index) => ({
+      id: `${uuid(n)}-${index}`,
+      input_url: `/download/${uuid(n)}/image/-1`,
+      output_url: `/download/${uuid(n)}/image/${index}`,
+      metadata: { fixes_done: [done, done, true] },
+    })),
+    metadata: { category: 'electronics', num_images: fixed.length, status, error: null },
+    original_image_url: `/download/${uuid(n)}/image/-1`,
+    original_filename: `p${n}.jpg`,
+    original_extension: 'jpg',
+  };
+}
+
+test('progress counts finished generations and products skipped or refused; thumbnails are finished images', () => {
+  const progress = computeProgress(job(['handed', 'handed', 'skipped']), [
+    generation(0, 'completed', [true, true]),
+    generation(1, 'processing', [true, false]),
+  ]);
+  expect(progress.generationsDone).toBe(2);
+  expect(progress.thumbnails).toEqual([
+    `/download/${uuid(0)}/image/0`,
+    `/download/${uuid(0)}/image/1`,
+    `/download/${uuid(1)}/image/0`,
+  ]);
+  expect(progress.outcome).toBeUndefined();
+});
+
+test('the job finishes only once every product is done and all were handed over', () => {
+  const done = [generation(0, 'completed', [true]), generation(1, 'failed', [])];
+  expect(computeProgress(job(['handed', 'handed']), done).outcome).toEqual({ stage: 'completed', error: null });
+  expect(computeProgress(job(['handed', 'handed'], 'handing_over'), done).outcome).toBeUndefined();
+  expect(computeProgress(job(['skipped', 'skipped']), []).outcome).toEqual({
+    stage: 'failed',
+    error: NOTHING_MATCHED_MESSAGE,
+  });
+});
+
+test('public status: pending until something is done, then processing, then the outcome', () => {
+  expect(publicStatus({ stage: 'reserving', generations_done: 0 })).toBe('pending');
+  expect(publicStatus({ stage: 'handing_over', generations_done: 1 })).toBe('processing');
+  expect(publicStatus({ stage: 'tracking', generations_done: 0 })).toBe('processing');
+  expect(publicStatus({ stage: 'failed', generations_done: 2 })).toBe('failed');
+});
+
+test('Download All: a folder per product with images numbered from 1, originals only when asked', () => {
+  const generations = [generation(1, 'completed', [true, true]), generation(0, 'completed', [true])];
+  expect(downloadEntries(job(['handed', 'handed']), generations, false).map((entry) => entry.path)).toEqual([
+    'p0/1.jpg',
+    'p1/1.jpg',
+    'p1/2.jpg',
+  ]);
+  expect(downloadEntries(job(['handed', 'handed']), generations, true)[0]).toEqual({
+    path: 'p0/original.jpg',
+    generationUuid: uuid(0),
+    imageIndex: -1,
+  });
+});
