@@ -243,6 +243,7 @@ export async function topUp(
   userId: string,
   packageId: 1 | 2 | 3 = 1,
   sessionId = `cs_test_${randomBytes(8).toString('hex')}`,
+  webhookSecret = DEV_CHECKOUT_WEBHOOK_SECRET,
 ): Promise<void> {
   const payload = JSON.stringify({
     id: `evt_${randomBytes(6).toString('hex')}`,
@@ -253,7 +254,7 @@ export async function topUp(
     method: 'POST',
     headers: {
       'content-type': 'application/json',
-      'stripe-signature': signLikeStripe(payload, DEV_CHECKOUT_WEBHOOK_SECRET, service.clock.now()),
+      'stripe-signature': signLikeStripe(payload, webhookSecret, service.clock.now()),
     },
     body: payload,
   });

@@ -1,7 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { signLikeStripe } from '../src';
-import { MongoFixture, balanceOf, call, newUserId, startTestService, type TestService } from './helpers';
+import { MongoFixture, balanceOf, call, newUserId, startTestService, topUp, type TestService } from './helpers';
 
 jest.setTimeout(120_000);
 
@@ -143,20 +142,7 @@ describe('Stripe provider', () => {
     expect(retrieve).toMatchObject({ method: 'GET', path: `/v1/checkout/sessions/${sessionId}` });
 
     // The webhook arriving afterwards finds the session credited already.
-    const payload = JSON.stringify({
-      id: 'evt_1',
-      type: 'checkout.session.completed',
-      data: { object: { id: sessionId, payment_status: 'paid', metadata: { userId, packageId: '2' } } },
-    });
-    const webhook = await fetch(`${billing.url}/payments/webhook`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'stripe-signature': signLikeStripe(payload, WEBHOOK_SECRET, billing.clock.now()),
-      },
-      body: payload,
-    });
-    expect(webhook.status).toBe(200);
+    await topUp(billing, userId, 2, sessionId, WEBHOOK_SECRET);
     expect(await balanceOf(billing, userId)).toBe(50);
   });
 });
