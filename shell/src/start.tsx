@@ -1,7 +1,16 @@
 import { createRoot } from 'react-dom/client';
 import { registerApplication, start } from 'single-spa';
 import { configurePlatformClient } from '@productgen/platform-client';
-import { loadStartupConfig, MFE_NAMES, OopsScreen, routeOwner, setSiteName } from '@productgen/mf-shared';
+import {
+  appContainerId,
+  loadPublishedRoutes,
+  loadStartupConfig,
+  MFE_NAMES,
+  OopsScreen,
+  ROUTE_TABLE,
+  routeOwner,
+  setSiteName,
+} from '@productgen/mf-shared';
 import { ChromeProviders, ChromeWithSignIn } from './chrome/Chrome';
 import { Footer } from './chrome/Footer';
 import { TopBar } from './chrome/TopBar';
@@ -19,7 +28,7 @@ function requireElement(id: string): HTMLElement {
 
 /** Each application mounts into its own container inside <main>, so a slow unmount never clobbers the next page. */
 function appContainer(main: HTMLElement, name: string): HTMLElement {
-  const id = `pg-app-${name}`;
+  const id = appContainerId(name);
   let container = document.getElementById(id);
   if (!container) {
     container = document.createElement('div');
@@ -39,6 +48,8 @@ export async function startShell(): Promise<void> {
     return;
   }
   const { config, registry } = startup;
+  // The static routes plus the ones the content-routed apps (marketing) publish with their build.
+  const routeTable = [...ROUTE_TABLE, ...(await loadPublishedRoutes(registry))];
 
   setSiteName(config.productName);
   const client = configurePlatformClient({ apiBaseUrl: config.apiBaseUrl, productName: config.productName });
@@ -60,14 +71,14 @@ export async function startShell(): Promise<void> {
     registerApplication({
       name,
       app: createRemoteApplication(name, makeRemoteLoader(name, registry)),
-      activeWhen: (location) => routeOwner(location.pathname) === name,
+      activeWhen: (location) => routeOwner(location.pathname, routeTable) === name,
       customProps: () => ({ domElement: appContainer(main, name) }),
     });
   }
   registerApplication({
     name: NOT_FOUND_APP,
     app: notFoundLifecycles,
-    activeWhen: (location) => routeOwner(location.pathname) === null,
+    activeWhen: (location) => routeOwner(location.pathname, routeTable) === null,
     customProps: () => ({ domElement: appContainer(main, NOT_FOUND_APP) }),
   });
 

@@ -1,8 +1,14 @@
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page, Request, Response } from 'playwright-core';
-import { MFE_NAMES, ROUTE_TABLE, routeEntry, type MfeName } from '../../packages/mf-shared/src/routes';
+import {
+  MFE_NAMES,
+  parseRoutesManifest,
+  ROUTE_TABLE as STATIC_ROUTES,
+  type MfeName,
+} from '../../packages/mf-shared/src/routes';
 import { collectPageProblems, launchBrowser, logRequests, type RequestLog } from '../support/browser';
 import { readStoppedPlatformDatabase } from '../support/platform-database';
 import { repoRoot, startPlatformProcess, type PlatformProcess } from '../support/platform-process';
@@ -26,6 +32,20 @@ const FREE_TOOLS = [
   { label: 'Remove Object from Photo', href: '/remove-object-from-photo' },
 ];
 const REACT_PACKAGES = ['react', 'react-dom', 'react-dom/client', 'react/jsx-runtime'];
+/** The static routes plus the marketing pages its build published from its content files (routes.json). */
+const ROUTE_TABLE = [
+  ...STATIC_ROUTES,
+  ...parseRoutesManifest(
+    'mfe_marketing',
+    JSON.parse(readFileSync(path.join(repoRoot, 'mfe-marketing', 'dist', 'routes.json'), 'utf8')),
+  ),
+];
+
+function routeEntry(routePath: string) {
+  const entry = ROUTE_TABLE.find((candidate) => candidate.path === routePath);
+  if (!entry) throw new Error(`No route "${routePath}"`);
+  return entry;
+}
 
 /**
  * The browser globals the in-page callbacks read. They run in Chromium, but are type-checked with the node

@@ -1,39 +1,24 @@
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useSession } from '@productgen/platform-client';
-import { getSiteName, requestSignIn, routeEntry, usePageMeta } from '@productgen/mf-shared';
+import { requestSignIn, usePageMeta } from '@productgen/mf-shared';
 import { Button, Spinner } from '@productgen/ui-kit';
-import { assetUrl, EXAMPLE_PHOTOS, pickRandom, type ExamplePhoto } from './example-photos';
-import styles from './LoginPage.module.css';
-
-function BeforeAfterExample({ photo }: { photo: ExamplePhoto }) {
-  const src = assetUrl(photo.file);
-  return (
-    <figure className={styles.example}>
-      <div className={styles.pair}>
-        <div className={styles.panel}>
-          <span className={styles.badge}>Before</span>
-          <img className={styles.before} src={src} alt={`Phone photo of a ${photo.product}`} />
-        </div>
-        <div className={`${styles.panel} ${styles.studio}`}>
-          <span className={styles.badge}>After</span>
-          <img className={styles.after} src={src} alt={`The ${photo.product} presented on a studio backdrop`} />
-        </div>
-      </div>
-      <figcaption className={styles.credit}>Photo: {photo.credit}</figcaption>
-    </figure>
-  );
-}
+import { getSiteIndex, usePageContent } from '../content/site-data';
+import { pageMetaOf } from '../pages/ContentPage';
+import { BeforeAfter } from '../pages/images';
+import styles from '../pages/Page.module.css';
 
 /** /login: the welcome page signed-out visitors are sent to; signed-in users go on to their dashboard. */
-export function LoginPage({ examples = EXAMPLE_PHOTOS }: { examples?: readonly ExamplePhoto[] }) {
-  const entry = routeEntry('/login');
-  usePageMeta({ title: entry.title, description: entry.description, path: '/login' });
+export function LoginPage({ slug = 'login' }: { slug?: string }) {
+  const page = usePageContent(slug);
+  const { samples, siteUrl } = getSiteIndex();
+  usePageMeta(pageMetaOf(page, siteUrl));
   const navigate = useNavigate();
   const { user, loading } = useSession();
-  // Chosen once per visit, so the picture does not change while the session loads.
-  const [example] = useState(() => pickRandom(examples));
-  const productName = getSiteName();
+  // The prerendered page shows the first sample; the visit then picks one at random (SPEC §2 "random example").
+  const [exampleIndex, setExampleIndex] = useState(0);
+  useEffect(() => setExampleIndex(Math.floor(Math.random() * samples.length)), [samples.length]);
+  const example = samples[exampleIndex];
 
   useEffect(() => {
     if (!loading && user) navigate('/dashboard', { replace: true });
@@ -41,28 +26,27 @@ export function LoginPage({ examples = EXAMPLE_PHOTOS }: { examples?: readonly E
 
   if (user) {
     return (
-      <div className={styles.redirecting}>
+      <div className={styles.page}>
         <Spinner label="Opening your dashboard..." />
       </div>
     );
   }
   return (
-    <section className={styles.page}>
-      <div className={styles.welcome}>
-        <h1 className={styles.title}>Welcome to {productName}</h1>
-        <p className={styles.lead}>
-          Sign in to turn ordinary phone photos of your products into professional product photos. New accounts get 10
-          free images.
-        </p>
-        <Button size="lg" onClick={requestSignIn} disabled={loading}>
-          Sign in with Google
-        </Button>
-        <p className={styles.terms}>
-          By signing in you agree to our <a href="/terms">Terms of Service</a> and <a href="/privacy">Privacy Policy</a>
-          .
-        </p>
-      </div>
-      {example && <BeforeAfterExample photo={example} />}
-    </section>
+    <article className={styles.page}>
+      <header className={example ? styles.heroWithImage : styles.hero}>
+        <div className={styles.heroText}>
+          <h1 className={styles.headline}>{page.hero.headline}</h1>
+          <p className={styles.lead}>{page.hero.lead}</p>
+          <Button size="lg" onClick={requestSignIn}>
+            Sign in with Google
+          </Button>
+          <p className={styles.credit}>
+            By signing in you agree to our <a href="/terms">Terms of Service</a> and{' '}
+            <a href="/privacy">Privacy Policy</a>.
+          </p>
+        </div>
+        {example && <BeforeAfter sample={example} eager />}
+      </header>
+    </article>
   );
 }

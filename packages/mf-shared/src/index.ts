@@ -1,12 +1,23 @@
-export { setPageMeta, setSiteName, getSiteName, fullTitle, type PageMeta } from './page-meta';
+export {
+  setPageMeta,
+  setSiteName,
+  getSiteName,
+  fullTitle,
+  describePageHead,
+  PAGE_JSON_LD_ID,
+  type PageMeta,
+  type PageHead,
+} from './page-meta';
 export { usePageMeta } from './use-page-meta';
 export { withScopedStyles } from './scoped-styles';
 export { OopsScreen, RouteErrorScreen, errorText } from './error-screens';
-export { createMfeLifecycles, mfeRouteTree, routesFor, type MfeAppOptions } from './mfe-app';
+export { createMfeLifecycles, mfeRouteTree, routesFor, appContainerId, type MfeAppOptions } from './mfe-app';
 export { SIGN_IN_REQUEST_EVENT, requestSignIn, onSignInRequest } from './sign-in';
 export {
   ROUTE_TABLE,
   MFE_NAMES,
+  CONTENT_ROUTED_REMOTES,
+  parseRoutesManifest,
   findRoute,
   routeOwner,
   routesOf,
@@ -19,6 +30,8 @@ export {
   loadRuntimeConfig,
   loadRemoteRegistry,
   loadStartupConfig,
+  loadPublishedRoutes,
+  routesManifestUrl,
   parseRuntimeConfig,
   parseRemoteRegistry,
   StartupConfigError,

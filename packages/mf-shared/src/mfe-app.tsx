@@ -10,11 +10,21 @@ import { RoutePage } from './route-page';
 import { routesOf, type MfeName } from './routes';
 import { withScopedStyles } from './scoped-styles';
 
+/** The element the shell mounts an app into (and the web origin fills with a prerendered page). */
+export function appContainerId(name: string): string {
+  return `pg-app-${name}`;
+}
+
 export interface MfeAppOptions {
   /** The module-federation container name, e.g. "mfe_dashboard" (also tags the app's style elements). */
   name: string;
-  /** The app's pages; paths are absolute ("/settings"). */
-  routes: RouteObject[];
+  /** The app's pages; paths are absolute ("/settings"). A function is called at mount (after bootstrap). */
+  routes: RouteObject[] | (() => RouteObject[]);
+  /**
+   * The app's container may hold its prerendered HTML (marketing pages): then React hydrates it instead of
+   * rendering from scratch, so the page a visitor already sees is kept and made interactive.
+   */
+  hydrate?: boolean;
 }
 
 /**
@@ -26,9 +36,9 @@ export function mfeRouteTree(routes: RouteObject[]): RouteObject[] {
   return [{ errorElement: <RouteErrorScreen />, children: [...routes, { path: '*', element: null }] }];
 }
 
-function MfeRoot({ routes }: { routes: RouteObject[] }) {
+function MfeRoot({ routes }: { routes: RouteObject[] | (() => RouteObject[]) }) {
   // One router per mount: it listens to history, so it must be disposed when single-spa unmounts the app.
-  const [router] = useState(() => createBrowserRouter(mfeRouteTree(routes)));
+  const [router] = useState(() => createBrowserRouter(mfeRouteTree(typeof routes === 'function' ? routes() : routes)));
   useEffect(() => () => router.dispose(), [router]);
   return (
     <PlatformProvider>
@@ -38,12 +48,16 @@ function MfeRoot({ routes }: { routes: RouteObject[] }) {
 }
 
 /** single-spa lifecycles (bootstrap/mount/unmount) for a react-router 7 microfrontend. */
-export function createMfeLifecycles({ name, routes }: MfeAppOptions): LifeCycles {
+export function createMfeLifecycles({ name, routes, hydrate = false }: MfeAppOptions): LifeCycles {
+  // Hydration needs a container that already holds this app's prerendered markup: the shell mounts every
+  // app into #pg-app-<name>, which the web origin fills for a prerendered page.
+  const hasPrerenderedMarkup = () => (document.getElementById(appContainerId(name))?.childElementCount ?? 0) > 0;
   const lifecycles = singleSpaReact({
     React,
     ReactDOMClient,
     rootComponent: () => <MfeRoot routes={routes} />,
     errorBoundary: (error: Error) => <OopsScreen error={error} />,
+    renderType: () => (hydrate && hasPrerenderedMarkup() ? 'hydrateRoot' : 'createRoot'),
   });
   return withScopedStyles(name, lifecycles);
 }

@@ -10,6 +10,19 @@ export interface PageMeta {
   path: string;
   /** og:image / twitter:image, absolute or relative to the site origin. */
   image?: string;
+  /** The site's configured origin for canonical links (e.g. https://productgen.example); default: the page's. */
+  siteUrl?: string;
+  /** Questions and answers the page shows: published as FAQPage structured data too. */
+  faq?: ReadonlyArray<{ question: string; answer: string }>;
+}
+
+/** Everything a page puts in <head>, as data: the browser writes it into the DOM, the prerender into HTML. */
+export interface PageHead {
+  title: string;
+  canonical: string;
+  /** [attribute, key, content]: <meta name="description" …>, <meta property="og:title" …>, … */
+  metas: Array<['name' | 'property', string, string]>;
+  jsonLd: Record<string, unknown>;
 }
 
 const DEFAULT_PRODUCT_NAME = 'ProductGen';
@@ -44,41 +57,67 @@ export function fullTitle(title: string, productName: string): string {
   return title.includes(productName) ? title : `${title} | ${productName}`;
 }
 
-function absoluteUrl(path: string): string {
-  return new URL(path, window.location.origin).href;
+/** The head of a page: title, canonical, description, Open Graph, Twitter and JSON-LD (SPEC §2). */
+export function describePageHead(meta: PageMeta, productName: string, pageOrigin: string): PageHead {
+  const origin = (meta.siteUrl || pageOrigin).replace(/\/+$/, '');
+  const absolute = (path: string) => new URL(path, `${origin}/`).href;
+  const title = fullTitle(meta.title, productName);
+  const canonical = absolute(meta.path.split(/[?#]/)[0] || '/');
+  const image = meta.image ? absolute(meta.image) : null;
+  const metas: PageHead['metas'] = [
+    ['name', 'description', meta.description],
+    ['property', 'og:type', 'website'],
+    ['property', 'og:site_name', productName],
+    ['property', 'og:title', title],
+    ['property', 'og:description', meta.description],
+    ['property', 'og:url', canonical],
+    ['name', 'twitter:card', image ? 'summary_large_image' : 'summary'],
+    ['name', 'twitter:title', title],
+    ['name', 'twitter:description', meta.description],
+  ];
+  if (image) metas.push(['property', 'og:image', image], ['name', 'twitter:image', image]);
+  // Structured web-page data naming the product as publisher (SPEC §2), and the FAQ where the page has one.
+  const webPage = {
+    '@type': 'WebPage',
+    name: title,
+    description: meta.description,
+    url: canonical,
+    publisher: { '@type': 'Organization', name: productName, url: absolute('/') },
+  };
+  const faqPage = meta.faq?.length
+    ? {
+        '@type': 'FAQPage',
+        url: canonical,
+        mainEntity: meta.faq.map(({ question, answer }) => ({
+          '@type': 'Question',
+          name: question,
+          acceptedAnswer: { '@type': 'Answer', text: answer },
+        })),
+      }
+    : null;
+  const jsonLd = faqPage
+    ? { '@context': 'https://schema.org', '@graph': [webPage, faqPage] }
+    : { '@context': 'https://schema.org', ...webPage };
+  return { title, canonical, metas, jsonLd };
 }
 
-export function setPageMeta(meta: PageMeta): void {
-  const productName = getSiteName();
-  const title = fullTitle(meta.title, productName);
-  const canonical = absoluteUrl(meta.path.split(/[?#]/)[0] || '/');
-  document.title = title;
-  upsertMeta('name', 'description', meta.description);
+export const PAGE_JSON_LD_ID = JSON_LD_ID;
 
+export function setPageMeta(meta: PageMeta): void {
+  const head = describePageHead(meta, getSiteName(), window.location.origin);
+  document.title = head.title;
   let link = document.head.querySelector<HTMLLinkElement>('link[rel="canonical"]');
   if (!link) {
     link = document.createElement('link');
     link.rel = 'canonical';
     document.head.appendChild(link);
   }
-  link.href = canonical;
+  link.href = head.canonical;
 
-  upsertMeta('property', 'og:type', 'website');
-  upsertMeta('property', 'og:title', title);
-  upsertMeta('property', 'og:description', meta.description);
-  upsertMeta('property', 'og:url', canonical);
-  upsertMeta('name', 'twitter:card', meta.image ? 'summary_large_image' : 'summary');
-  upsertMeta('name', 'twitter:title', title);
-  upsertMeta('name', 'twitter:description', meta.description);
-  if (meta.image) {
-    upsertMeta('property', 'og:image', absoluteUrl(meta.image));
-    upsertMeta('name', 'twitter:image', absoluteUrl(meta.image));
-  } else {
-    removeMeta('property', 'og:image');
-    removeMeta('name', 'twitter:image');
-  }
+  const written = new Set(head.metas.map(([attribute, key]) => `${attribute}:${key}`));
+  for (const [attribute, key, content] of head.metas) upsertMeta(attribute, key, content);
+  for (const [attribute, key] of IMAGE_METAS) if (!written.has(`${attribute}:${key}`)) removeMeta(attribute, key);
 
-  // Structured web-page data naming the product as publisher (SPEC §2).
   let script = document.getElementById(JSON_LD_ID);
   if (!script) {
     script = document.createElement('script');
@@ -86,12 +125,10 @@ export function setPageMeta(meta: PageMeta): void {
     script.setAttribute('type', 'application/ld+json');
     document.head.appendChild(script);
   }
-  script.textContent = JSON.stringify({
-    '@context': 'https://schema.org',
-    '@type': 'WebPage',
-    name: title,
-    description: meta.description,
-    url: canonical,
-    publisher: { '@type': 'Organization', name: productName },
-  });
+  script.textContent = JSON.stringify(head.jsonLd);
 }
+
+const IMAGE_METAS: ReadonlyArray<['name' | 'property', string]> = [
+  ['property', 'og:image'],
+  ['name', 'twitter:image'],
+];

@@ -1,10 +1,17 @@
 // The route table of SPEC §2 with each route's owning microfrontend (DESIGN §1) and page meta. The shell
 // uses it to decide which app is active; each app uses it for its pages' titles and descriptions, so the
 // two never disagree about who owns a path.
+//
+// The marketing and legal pages are not listed here: they are content files of mfe-marketing, whose build
+// publishes their routes (routes.json beside its mf-manifest.json). The shell and the web origin read that
+// manifest at run time, so adding a page is adding a content file, with no change here or in the shell.
 
 export type MfeName = 'mfe_marketing' | 'mfe_create' | 'mfe_dashboard' | 'mfe_tools';
 
 export const MFE_NAMES: readonly MfeName[] = ['mfe_marketing', 'mfe_create', 'mfe_dashboard', 'mfe_tools'];
+
+/** Apps whose routes come from their build's routes manifest (routes.json next to mf-manifest.json). */
+export const CONTENT_ROUTED_REMOTES: readonly MfeName[] = ['mfe_marketing'];
 
 export interface RouteEntry {
   /** A react-router path: "/pricing", "/job/:bulkJobUuid". */
@@ -14,133 +21,12 @@ export interface RouteEntry {
   title: string;
   /** What the page is for: the meta description and, until the page is built out, its lead sentence. */
   description: string;
+  /** A public page search engines should list (sitemap.xml); pages behind sign-in are not. */
+  indexable?: boolean;
 }
 
-function marketing(path: string, title: string, description: string): RouteEntry {
-  return { path, owner: 'mfe_marketing', title, description };
-}
-
-const AMAZON_TITLE = 'Professional Amazon Product Photography';
-const AMAZON_DESCRIPTION =
-  'Turn phone photos into Amazon-ready product images with pure white backgrounds that meet marketplace rules.';
-
+/** The routes owned by apps whose pages are code (every app but the content-routed ones). */
 export const ROUTE_TABLE: readonly RouteEntry[] = [
-  marketing(
-    '/',
-    'AI Product Photos from Your Phone',
-    'Turn ordinary phone photos of your products into professional product photos in seconds. No studio needed.',
-  ),
-  marketing('/login', 'Sign In', 'Sign in to create professional product photos from your phone photos.'),
-  marketing('/terms', 'Terms of Service', 'The terms that apply when you use the service and buy credits.'),
-  marketing('/privacy', 'Privacy Policy', 'How we collect, use and protect your personal data.'),
-  marketing(
-    '/cookies-policy',
-    'Cookies Policy',
-    'Which necessary, analytics and marketing cookies the site uses and why.',
-  ),
-  marketing(
-    '/for-ad-agencies',
-    'Product Photos for Ad Agencies',
-    'Create on-brand product visuals for every client campaign at scale, without booking a studio.',
-  ),
-  marketing('/professional-amazon-product-photography', AMAZON_TITLE, AMAZON_DESCRIPTION),
-  marketing('/amazon-product-photography', AMAZON_TITLE, AMAZON_DESCRIPTION),
-  marketing(
-    '/professional-shopify-product-photography',
-    'Professional Shopify Product Photography',
-    'Give your Shopify store consistent, professional product photos made from the pictures you already have.',
-  ),
-  marketing(
-    '/professional-etsy-product-photography',
-    'Professional Etsy Product Photography',
-    'Make your handmade products stand out on Etsy with styled, professional-looking listing photos.',
-  ),
-  marketing(
-    '/etsy-product-photo-ai',
-    'AI Product Photos for Etsy',
-    'Use AI to turn quick phone shots of your Etsy products into polished listing images.',
-  ),
-  marketing(
-    '/shopify-photo-editor',
-    'Shopify Photo Editor',
-    'Edit and restyle your Shopify product photos with AI, straight from your store.',
-  ),
-  marketing(
-    '/ai-product-photo-generator',
-    'AI Product Photo Generator',
-    'Generate several styled product photos from one picture of your product.',
-  ),
-  marketing(
-    '/ebay-sellers-product-photos',
-    'Product Photos for eBay Sellers',
-    'Clean, professional photos that help your eBay listings sell faster.',
-  ),
-  marketing(
-    '/facebook-marketplace-selling-photo-editing',
-    'Photo Editing for Facebook Marketplace',
-    'Make your Facebook Marketplace listings look professional with AI-edited product photos.',
-  ),
-  marketing(
-    '/product-photo-editing-services',
-    'Product Photo Editing Services',
-    'An AI alternative to product photo editing services: studio-quality results at a fraction of the cost.',
-  ),
-  marketing(
-    '/product-photo-retouching',
-    'Product Photo Retouching',
-    'Retouch product photos with AI: clean backgrounds, better light and a professional finish.',
-  ),
-  marketing(
-    '/photo-editing-services-for-ecommerce',
-    'Photo Editing Services for E-commerce',
-    'Consistent, marketplace-ready photos for your whole e-commerce catalogue.',
-  ),
-  marketing(
-    '/cost-of-professional-product-photography',
-    'Cost of Professional Product Photography',
-    'What professional product photography costs, and how AI product photos compare.',
-  ),
-  marketing(
-    '/fashion-product-photos',
-    'Fashion Product Photos',
-    'Professional photos for apparel, shoes and accessories, including apparel on an AI-generated model.',
-  ),
-  marketing(
-    '/jewelry-product-photos',
-    'Jewelry Product Photos',
-    'Show rings, necklaces and watches in sharp, elegant product photos.',
-  ),
-  marketing(
-    '/beauty-product-photos',
-    'Beauty Product Photos',
-    'Styled photos for cosmetics, skincare and fragrance products.',
-  ),
-  marketing(
-    '/home-decor-product-photos',
-    'Home Decor Product Photos',
-    'Beautiful scenes for furniture, lamps, vases and other home decor products.',
-  ),
-  marketing(
-    '/electronics-product-photos',
-    'Electronics Product Photos',
-    'Crisp, professional photos for gadgets, audio gear and other electronics.',
-  ),
-  marketing(
-    '/restaurant-menu-photos',
-    'Restaurant Menu Photos',
-    'Appetising photos of your dishes for menus and delivery apps.',
-  ),
-  marketing(
-    '/fitness-product-photos',
-    'Fitness Product Photos',
-    'Energetic product photos for fitness equipment, apparel and supplements.',
-  ),
-  marketing(
-    '/pet-product-photos',
-    'Pet Product Photos',
-    'Charming, professional photos for pet products and accessories.',
-  ),
-  marketing('/baby-product-photos', 'Baby Product Photos', 'Soft, trustworthy photos for baby clothes, toys and gear.'),
   {
     path: '/productgen',
     owner: 'mfe_create',
@@ -167,30 +53,35 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
   },
   {
     path: '/pricing',
+    indexable: true,
     owner: 'mfe_dashboard',
     title: 'Pricing',
     description: 'Pay-as-you-go credit packages and a free tier of 10 images to start.',
   },
   {
     path: '/image-resizer',
+    indexable: true,
     owner: 'mfe_tools',
     title: 'Free Image Resizer',
     description: 'Resize several images at once in your browser: set the maximum dimension, name the files, download.',
   },
   {
     path: '/remove-background-shopify',
+    indexable: true,
     owner: 'mfe_tools',
     title: 'Free AI Background Remover',
     description: 'Remove the background of product images in your browser, with a transparent or custom colour result.',
   },
   {
     path: '/image-upscaler',
+    indexable: true,
     owner: 'mfe_tools',
     title: 'Free AI Image Upscaler',
     description: 'Upscale images with AI, running locally in your browser, and download them as PNG.',
   },
   {
     path: '/remove-object-from-photo',
+    indexable: true,
     owner: 'mfe_tools',
     title: 'Remove Object from Photo',
     description: 'Paint over unwanted objects and let AI erase them from your photo, right in your browser.',
@@ -213,14 +104,30 @@ function matches(pattern: string, pathname: string): boolean {
   });
 }
 
-/** The route entry of a location path, or null when no page exists there (the shell's not-found page). */
-export function findRoute(pathname: string): RouteEntry | null {
+/**
+ * The route entry of a location path, or null when no page exists there (the shell's not-found page).
+ * `table` is the whole table (the static routes plus the published manifests); default: the static routes.
+ */
+export function findRoute(pathname: string, table: readonly RouteEntry[] = ROUTE_TABLE): RouteEntry | null {
   const path = normalisePath(pathname);
-  return ROUTE_TABLE.find((entry) => matches(entry.path, path)) ?? null;
+  return table.find((entry) => matches(entry.path, path)) ?? null;
 }
 
-export function routeOwner(pathname: string): MfeName | null {
-  return findRoute(pathname)?.owner ?? null;
+export function routeOwner(pathname: string, table: readonly RouteEntry[] = ROUTE_TABLE): MfeName | null {
+  return findRoute(pathname, table)?.owner ?? null;
+}
+
+/** The entries of an app's routes manifest (routes.json: `{ routes: [{ path, title, description }] }`). */
+export function parseRoutesManifest(owner: MfeName, value: unknown): RouteEntry[] {
+  const routes = (value as { routes?: unknown } | null)?.routes;
+  if (!Array.isArray(routes)) throw new Error(`The routes manifest of ${owner} has no "routes" list`);
+  return routes.map((route: unknown, index) => {
+    const { path, title, description } = (route ?? {}) as Record<string, unknown>;
+    if (typeof path !== 'string' || !path.startsWith('/') || typeof title !== 'string') {
+      throw new Error(`The routes manifest of ${owner}: entry ${index} needs a path and a title`);
+    }
+    return { path, owner, title, description: typeof description === 'string' ? description : '' };
+  });
 }
 
 export function routesOf(owner: MfeName): RouteEntry[] {

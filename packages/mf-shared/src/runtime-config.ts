@@ -1,8 +1,14 @@
+import { resolveApiBaseUrl, type PageLocation } from '@productgen/platform-client';
+import { CONTENT_ROUTED_REMOTES, parseRoutesManifest, type RouteEntry } from './routes';
+
 // What the server tells the shell at start (written by the launcher/gateway, never baked into the build):
 // /runtime-config.json for settings and /remotes.json, the registry of deployed microfrontend versions.
 
 export interface RuntimeConfig {
-  /** Absolute API origin, e.g. http://localhost:8080. */
+  /**
+   * Absolute API origin, e.g. http://localhost:8080: the file's `apiBaseUrl` when the operator set one, else the
+   * page's own host with the file's `apiPort` (platform-client resolveApiBaseUrl), so any host the user typed works.
+   */
   apiBaseUrl: string;
   /** Google Identity Services client id; may be empty when the dev identity provider is used. */
   googleClientId: string;
@@ -37,11 +43,20 @@ async function fetchJson(url: string, fetchImpl: typeof fetch): Promise<unknown>
   }
 }
 
-export function parseRuntimeConfig(value: unknown): RuntimeConfig {
+export function parseRuntimeConfig(
+  value: unknown,
+  page: PageLocation = typeof window === 'undefined' ? { protocol: 'http:', hostname: 'localhost' } : window.location,
+): RuntimeConfig {
   if (!isRecord(value)) throw new StartupConfigError('runtime-config.json must hold a JSON object');
-  const { apiBaseUrl, googleClientId = '', productName = 'ProductGen', devIdentityProvider = false } = value;
-  if (typeof apiBaseUrl !== 'string' || !/^https?:\/\//.test(apiBaseUrl)) {
+  const { apiBaseUrl, apiPort, googleClientId = '', productName = 'ProductGen', devIdentityProvider = false } = value;
+  if (apiBaseUrl !== undefined && (typeof apiBaseUrl !== 'string' || !/^https?:\/\//.test(apiBaseUrl))) {
     throw new StartupConfigError('runtime-config.json: apiBaseUrl must be an absolute http(s) URL');
+  }
+  if (
+    apiBaseUrl === undefined &&
+    (typeof apiPort !== 'number' || !Number.isInteger(apiPort) || apiPort < 1 || apiPort > 65_535)
+  ) {
+    throw new StartupConfigError('runtime-config.json: apiBaseUrl or apiPort (1-65535) is required');
   }
   if (typeof googleClientId !== 'string')
     throw new StartupConfigError('runtime-config.json: googleClientId must be a string');
@@ -55,7 +70,7 @@ export function parseRuntimeConfig(value: unknown): RuntimeConfig {
     throw new StartupConfigError('runtime-config.json: googleClientId is required unless devIdentityProvider is true');
   }
   return {
-    apiBaseUrl: apiBaseUrl.replace(/\/+$/, ''),
+    apiBaseUrl: resolveApiBaseUrl({ apiBaseUrl, apiPort: apiPort as number | undefined }, page),
     googleClientId,
     productName: productName.trim(),
     devIdentityProvider,
@@ -82,6 +97,33 @@ export async function loadRuntimeConfig(fetchImpl: typeof fetch = browserFetch):
 
 export async function loadRemoteRegistry(fetchImpl: typeof fetch = browserFetch): Promise<RemoteRegistry> {
   return parseRemoteRegistry(await fetchJson('/remotes.json', fetchImpl));
+}
+
+/** Where an app's routes manifest lives: beside the mf-manifest.json the registry names. */
+export function routesManifestUrl(manifestUrl: string, base: string): string {
+  return new URL('routes.json', new URL(manifestUrl, base)).href;
+}
+
+/**
+ * The routes of the content-routed apps, read from their published routes manifests. An app whose manifest
+ * cannot be read contributes no routes (its paths show the not-found page) rather than stopping the whole site.
+ */
+export async function loadPublishedRoutes(
+  registry: RemoteRegistry,
+  fetchImpl: typeof fetch = browserFetch,
+  base: string = window.location.href,
+): Promise<RouteEntry[]> {
+  const lists = await Promise.all(
+    CONTENT_ROUTED_REMOTES.filter((name) => registry[name]).map(async (name) => {
+      try {
+        return parseRoutesManifest(name, await fetchJson(routesManifestUrl(registry[name]!, base), fetchImpl));
+      } catch (error) {
+        console.warn(`The routes of ${name} could not be read`, error);
+        return [];
+      }
+    }),
+  );
+  return lists.flat();
 }
 
 /** The shell's start: both files, fetched in parallel. */

@@ -1,4 +1,4 @@
-import { fullTitle, getSiteName, setPageMeta, setSiteName } from '@productgen/mf-shared';
+import { describePageHead, fullTitle, getSiteName, setPageMeta, setSiteName } from '@productgen/mf-shared';
 
 function meta(selector: string): string | null | undefined {
   return document.head.querySelector(selector)?.getAttribute('content');
@@ -38,5 +38,33 @@ describe('setPageMeta', () => {
     expect(fullTitle('ProductGen: AI product photos', 'ProductGen')).toBe('ProductGen: AI product photos');
     document.head.querySelector('meta[property="og:site_name"]')?.remove();
     expect(getSiteName()).toBe('ProductGen');
+  });
+});
+
+describe('describePageHead', () => {
+  it('makes the canonical absolute on the configured site URL and adds FAQPage data for an FAQ', () => {
+    const head = describePageHead(
+      {
+        title: 'Amazon Photos',
+        description: 'Listing photos.',
+        path: '/amazon-photos',
+        siteUrl: 'https://shop.example/',
+        faq: [{ question: 'Is white allowed?', answer: 'Yes.' }],
+      },
+      'Acme Photos',
+      'http://127.0.0.1:3000',
+    );
+    expect(head.canonical).toBe('https://shop.example/amazon-photos');
+    expect(head.metas).toContainEqual(['property', 'og:url', 'https://shop.example/amazon-photos']);
+    expect(head.jsonLd).toEqual({
+      '@context': 'https://schema.org',
+      '@graph': [
+        expect.objectContaining({ '@type': 'WebPage', publisher: expect.objectContaining({ name: 'Acme Photos' }) }),
+        expect.objectContaining({
+          '@type': 'FAQPage',
+          mainEntity: [expect.objectContaining({ name: 'Is white allowed?', acceptedAnswer: expect.anything() })],
+        }),
+      ],
+    });
   });
 });

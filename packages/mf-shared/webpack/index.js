@@ -27,7 +27,25 @@ function swcRule() {
   };
 }
 
-/** `*.module.css` become CSS Modules (default-import friendly); other CSS (design tokens) is injected as is. */
+/**
+ * css-loader for an app: `*.module.css` become CSS Modules (default-import friendly) whose class names start with
+ * the app's name. A prerender build of the same sources uses the same options, so its class names match.
+ */
+function cssLoader(name) {
+  return {
+    loader: require.resolve('css-loader'),
+    options: {
+      modules: {
+        auto: true,
+        namedExport: false,
+        exportLocalsConvention: 'as-is',
+        localIdentName: `${name}__[name]__[local]--[hash:base64:5]`,
+      },
+    },
+  };
+}
+
+/** CSS is injected by the app's code; other CSS (design tokens) is injected as is. */
 function cssRule(name) {
   return {
     test: /\.css$/,
@@ -37,17 +55,7 @@ function cssRule(name) {
         // The attribute lets an app detach its own style tags when single-spa unmounts it (see scopeStyles).
         options: { attributes: { 'data-mfe-styles': name } },
       },
-      {
-        loader: require.resolve('css-loader'),
-        options: {
-          modules: {
-            auto: true,
-            namedExport: false,
-            exportLocalsConvention: 'as-is',
-            localIdentName: `${name}__[name]__[local]--[hash:base64:5]`,
-          },
-        },
-      },
+      cssLoader(name),
     ],
   };
 }
@@ -74,11 +82,12 @@ function hashedEntryFilename(pathData) {
  * @param {string} [options.entry] the page entry (default ./src/index.ts for the host, ./src/standalone.tsx for a remote)
  * @param {string} [options.title] the html entry's initial <title>
  * @param {string} [options.template] the html entry's template (default: a bare page with #root)
+ * @param {Record<string, unknown>} [options.templateOptions] extra values the template reads as htmlWebpackPlugin.options.*
  * @param {(mode: string) => import('webpack').WebpackPluginInstance[]} [options.extraPlugins]
  * @returns {(env: Record<string, unknown>, argv: { mode?: string }) => import('webpack').Configuration}
  */
 function makeWebpackConfig(options) {
-  const { name, dir, port, exposes, isHost = false, title = 'ProductGen', extraPlugins } = options;
+  const { name, dir, port, exposes, isHost = false, title = 'ProductGen', extraPlugins, templateOptions } = options;
   const template = options.template ?? path.join(__dirname, 'index.html');
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
     throw new Error(
@@ -128,6 +137,7 @@ function makeWebpackConfig(options) {
           experiments: { asyncStartup: true },
         }),
         new HtmlWebpackPlugin({
+          ...templateOptions,
           template,
           title,
           // The host answers deep links (/job/abc) with this file, so its script tags must be absolute.
@@ -152,4 +162,4 @@ function makeWebpackConfig(options) {
   };
 }
 
-module.exports = { makeWebpackConfig, makeSharedConfig, SINGLETONS };
+module.exports = { makeWebpackConfig, makeSharedConfig, SINGLETONS, swcRule, cssLoader };

@@ -17,6 +17,7 @@ import {
   traceRequests,
   type Logger,
 } from '@productgen/service-kit';
+import compression from 'compression';
 import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
 import { pinoHttp } from 'pino-http';
 import { servesDevRoutes, type GatewayConfig } from './config';
@@ -244,6 +245,8 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
+  // Brotli or gzip for JSON and text answers; images and zips (already compressed) pass through as they are.
+  app.use(compression());
 
   app.use(traceRequests());
   app.use(recordHttpMetrics());

@@ -1,0 +1,79 @@
+import { renderToString } from 'react-dom/server';
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
+import { createPlatformClient, PlatformProvider } from '@productgen/platform-client';
+import { appContainerId, describePageHead, mfeRouteTree, PAGE_JSON_LD_ID } from '@productgen/mf-shared';
+import type { PageContent, SiteIndex, SiteRoute } from '../content/schema';
+import { ASSET_BASE_TOKEN, primeSiteData, SITE_DATA_ELEMENT_ID, type EmbeddedSiteData } from '../content/site-data';
+import { pageMetaOf } from '../pages/ContentPage';
+import { routesFromManifest } from '../routes';
+
+// Build-time only: the HTML of one page exactly as the app's first client render makes it, so the browser can
+// hydrate it. The web origin puts `head` into the shell's <head> and `main` into its <main>.
+
+export const APP_NAME = 'mfe_marketing';
+
+const PRELOAD_LINKS = /<link rel="preload"[^>]*\/>/g;
+
+export interface PrerenderedPage {
+  head: string;
+  main: string;
+}
+
+function escapeHtml(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** JSON inside <script>: "<" escaped so no text in it can close the element. */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c');
+}
+
+/** The session of a prerendered page: nobody is signed in at build time. */
+const buildTimeClient = createPlatformClient({ apiBaseUrl: 'http://127.0.0.1', logger: { warn: () => {} } });
+
+async function renderBody(route: SiteRoute, index: SiteIndex): Promise<string> {
+  const handler = createStaticHandler(mfeRouteTree(routesFromManifest(index.routes)));
+  const context = await handler.query(new Request(new URL(route.path, index.siteUrl)));
+  if (context instanceof Response) throw new Error(`${route.path} answered a redirect while prerendering`);
+  const router = createStaticRouter(handler.dataRoutes, context);
+  return renderToString(
+    <PlatformProvider client={buildTimeClient}>
+      <StaticRouterProvider router={router} context={context} hydrate={false} />
+    </PlatformProvider>,
+  );
+}
+
+export async function prerenderPage(options: {
+  route: SiteRoute;
+  page: PageContent;
+  index: SiteIndex;
+  productName: string;
+  css: string;
+}): Promise<PrerenderedPage> {
+  const { route, page, index, productName, css } = options;
+  const data: EmbeddedSiteData = { assetBase: ASSET_BASE_TOKEN, index, page };
+  primeSiteData(data);
+  const rendered = await renderBody(route, index);
+  if (!rendered.includes('<h1')) throw new Error(`${route.path} rendered no main heading (did a page suspend?)`);
+  // React emits preload links for high-priority images ahead of the markup; they belong in <head>, and the
+  // container must hold only what the client's first render makes.
+  const preloads = rendered.match(PRELOAD_LINKS) ?? [];
+  const body = rendered.replace(PRELOAD_LINKS, '');
+
+  const head = describePageHead(pageMetaOf(page, index.siteUrl), productName, index.siteUrl);
+  const headHtml = [
+    `<title>${escapeHtml(head.title)}</title>`,
+    `<link rel="canonical" href="${escapeHtml(head.canonical)}" />`,
+    ...head.metas.map(
+      ([attribute, key, content]) => `<meta ${attribute}="${escapeHtml(key)}" content="${escapeHtml(content)}" />`,
+    ),
+    `<script type="application/ld+json" id="${PAGE_JSON_LD_ID}">${scriptJson(head.jsonLd)}</script>`,
+    ...preloads,
+    // The app's styles, so the page is styled before its JavaScript arrives (its code injects the same rules).
+    `<style data-mfe-styles="${APP_NAME}">${css}</style>`,
+  ].join('');
+  const main =
+    `<div id="${appContainerId(APP_NAME)}">${body}</div>` +
+    `<script type="application/json" id="${SITE_DATA_ELEMENT_ID}">${scriptJson(data)}</script>`;
+  return { head: headHtml, main };
+}

@@ -1,4 +1,0 @@
-import { describeMfeRoutes } from '@productgen/mf-shared/test-support';
-import { routes } from '../src/routes';
-
-describeMfeRoutes('mfe_marketing', routes);
