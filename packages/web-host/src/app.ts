@@ -12,7 +12,14 @@ export function versionedPath(name: string, version: string): string {
   return `/mfe/${name}/${version}/`;
 }
 
-const FORWARDED_HEADERS = ['content-type', 'cache-control', 'etag', 'last-modified', 'cross-origin-resource-policy'];
+const FORWARDED_HEADERS = [
+  'content-type',
+  'cache-control',
+  'etag',
+  'last-modified',
+  'cross-origin-resource-policy',
+  'cross-origin-embedder-policy',
+];
 
 /** One microfrontend version: its build under /mfe/<name>/<version>/, and nothing else. */
 export function createMicrofrontendHost(config: MicrofrontendHostConfig, logger: Logger): Express {
@@ -28,8 +35,10 @@ export function createMicrofrontendHost(config: MicrofrontendHostConfig, logger:
       index: false,
       setHeaders: (res, filePath) => {
         setCacheHeaders(res, filePath);
-        // The shell's tool pages are cross-origin isolated (require-corp): they may load these files.
+        // The shell's tool pages are cross-origin isolated (require-corp): they may load these files, and a worker
+        // they start must itself carry COEP or Chromium blocks it (no effect on scripts that are not workers).
         res.setHeader('Cross-Origin-Resource-Policy', 'same-site');
+        if (/\.m?js$/.test(filePath)) res.setHeader('Cross-Origin-Embedder-Policy', 'require-corp');
       },
     }),
   );
@@ -61,11 +70,17 @@ export function createShellHost(config: ShellHostConfig, logger: Logger): Expres
     res.json(registry);
   });
 
-  const upstreamTemplate = config.MFE_UPSTREAM;
-  if (upstreamTemplate) {
+  const upstreamOf = (name: string, version: string): string | undefined =>
+    config.MFE_UPSTREAMS?.[name] ??
+    config.MFE_UPSTREAM?.replaceAll('{name}', name).replaceAll('{version}', version.replaceAll('.', '-'));
+  if (config.MFE_UPSTREAMS || config.MFE_UPSTREAM) {
     app.get('/mfe/:name/:version/{*file}', async (req, res) => {
       const { name, version } = req.params;
-      const base = upstreamTemplate.replaceAll('{name}', name).replaceAll('{version}', version.replaceAll('.', '-'));
+      const base = upstreamOf(name, version);
+      if (!base) {
+        res.status(404).type('text').send('Not Found');
+        return;
+      }
       const target = new URL(req.originalUrl, base);
       try {
         const upstream = await fetch(target, { signal: AbortSignal.timeout(config.UPSTREAM_TIMEOUT_MS) });

@@ -38,8 +38,10 @@ export const microfrontendHostConfigSchema = z.object({
 
 /**
  * The shell host: the shell, /runtime-config.json, the registry /remotes.json (a file, re-read on every request,
- * so changing one entry releases or rolls back a microfrontend) and, when MFE_UPSTREAM is set, /mfe/<name>/<version>/
- * forwarded to the host of that version (`{name}` and `{version}` are filled in), so the browser sees one origin.
+ * so changing one entry releases or rolls back a microfrontend) and /mfe/<name>/<version>/ forwarded to the host of
+ * that version, so the browser sees one origin: MFE_UPSTREAMS names a host per microfrontend (compose: one version
+ * each); MFE_UPSTREAM is a template for the others (`{name}`, `{version}` with dashes: Kubernetes, a Service per
+ * version).
  */
 export const shellHostConfigSchema = z.object({
   ...common,
@@ -48,6 +50,25 @@ export const shellHostConfigSchema = z.object({
   MFE_UPSTREAM: z
     .string()
     .regex(/^https?:\/\/.*\{name\}/, 'expected a URL template with {name}, such as http://mfe-{name}:8080')
+    .optional(),
+  /** Per-name hosts instead of a template (`create=http://mfe-create:8080,tools=http://mfe-tools:8080`). */
+  MFE_UPSTREAMS: z
+    .string()
+    .transform((text, context) => {
+      const hosts: Record<string, string> = {};
+      for (const entry of text
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean)) {
+        const [name, url] = entry.split('=');
+        if (!name || !url || !/^https?:\/\/[^/]+\/?$/.test(url)) {
+          context.addIssue({ code: 'custom', message: `"${entry}" is not name=http://host:port` });
+          return z.NEVER;
+        }
+        hosts[name] = url;
+      }
+      return hosts;
+    })
     .optional(),
   UPSTREAM_TIMEOUT_MS: envFields.positiveInt(10_000),
   API_PUBLIC_URL: envFields.httpUrl(),

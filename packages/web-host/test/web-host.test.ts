@@ -70,6 +70,7 @@ test('the shell host forwards a microfrontend version to its host with the cache
   const chunk = await fetch(`${shellUrl}/mfe/create/1.0.0/main.0123456789abcdef01.js`);
   expect(chunk.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
   expect(chunk.headers.get('cross-origin-resource-policy')).toBe('same-site');
+  expect(chunk.headers.get('cross-origin-embedder-policy')).toBe('require-corp');
   // A version this host does not serve is not found, not some other version.
   expect((await fetch(`${shellUrl}/mfe/create/2.0.0/mf-manifest.json`)).status).toBe(404);
 });
