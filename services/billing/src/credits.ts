@@ -5,13 +5,20 @@ import {
   type GiveBackCreditResponse,
   type GiveBackReason,
   type RefundResponse,
+  type ReservationState,
   type ReserveCreditsResponse,
   type UserBilling,
 } from '@productgen/contracts';
 import { AppError } from '@productgen/service-kit';
 import { OperationBusyError, OperationConflictError, type Ledger } from './data/ledger';
 import type { EntryDocument, RefundRequestDocument } from './data/models';
-import { planImageRefund, planReservation, planSignupBonus, sourceRefs } from './domain/ledger';
+import {
+  planBatchReservation,
+  planImageRefund,
+  planReservation,
+  planSignupBonus,
+  sourceRefs,
+} from './domain/ledger';
 import type { RefundSlots } from './data/refund-slots';
 import {
   ALREADY_REFUNDED_MESSAGE,
@@ -44,6 +51,20 @@ export class CreditService {
   ): Promise<ReserveCreditsResponse> {
     const outcome = await withLedgerErrors(() =>
       this.ledger.apply(planReservation(userId, generationUuid, count, description)),
+    );
+    if (outcome.status === 'rejected') throw AppError.paymentRequired(OUT_OF_CREDITS_MESSAGE);
+    return { balance: outcome.balance, watermark: !outcome.purchaser };
+  }
+
+  /** A whole batch (bulk), all or nothing; idempotent by batchUuid. */
+  async reserveBatch(
+    userId: string,
+    batchUuid: string,
+    items: readonly { generationUuid: string; count: number }[],
+    description?: string,
+  ): Promise<ReserveCreditsResponse> {
+    const outcome = await withLedgerErrors(() =>
+      this.ledger.apply(planBatchReservation(userId, batchUuid, items, description)),
     );
     if (outcome.status === 'rejected') throw AppError.paymentRequired(OUT_OF_CREDITS_MESSAGE);
     return { balance: outcome.balance, watermark: !outcome.purchaser };
@@ -103,6 +124,15 @@ export class CreditService {
       { upsert: true },
     );
     return { success: true, status: 'refunded', credits: outcome.balance };
+  }
+
+  /** Whether a generation's reservation was applied: the generation sweeper asks before queueing or failing it. */
+  async reservationState(userId: string, generationUuid: string): Promise<ReservationState> {
+    const [charge, account] = await Promise.all([
+      this.ledger.reservationOf(userId, generationUuid),
+      this.ledger.account(userId),
+    ]);
+    return { ...charge, watermark: !account.purchaser };
   }
 
   async billing(userId: string): Promise<UserBilling> {

@@ -1,46 +1,73 @@
 import { z } from 'zod';
 import { amqpConfig, baseConfig, envFields, mongoConfig, s3Config, telemetryConfig } from '@productgen/service-kit';
+import { crashSteps } from './crash-point';
 
 /**
  * Environment of the generation service. MONGO_URL, AMQP_URL and the S3 variables are optional here because the
  * embedded launcher hands the service a connection, a bus and an object store; main.ts and worker.ts require them.
  */
-export const generationConfigSchema = z.object({
-  ...baseConfig,
-  PORT: envFields.port(8083),
-  MONGO_URL: mongoConfig.MONGO_URL.optional(),
-  MONGO_DB_NAME: envFields.nonEmpty().default('generation'),
-  AMQP_URL: amqpConfig.AMQP_URL.optional(),
-  S3_ENDPOINT: s3Config.S3_ENDPOINT.optional(),
-  S3_ACCESS_KEY: s3Config.S3_ACCESS_KEY.optional(),
-  S3_SECRET_KEY: s3Config.S3_SECRET_KEY.optional(),
-  S3_BUCKET: s3Config.S3_BUCKET.default('productgen-generation'),
-  ...telemetryConfig,
-  BILLING_URL: envFields.httpUrl().default('http://127.0.0.1:8082'),
-  AUTH_URL: envFields.httpUrl().default('http://127.0.0.1:8081'),
-  /** Time limit of each call to billing and auth. */
-  INTERNAL_TIMEOUT_MS: envFields.positiveInt(5000),
-  /** Where the model files are; relative paths are taken from the repository root. */
-  MODELS_DIR: envFields.nonEmpty().default('models/cache'),
-  /** Filled into MODELS_DIR at start when a file is missing there (the machine's shared model folder). */
-  SHARED_MODELS_DIR: envFields.nonEmpty().default('../shared/models'),
-  /** in-process: this process also renders (embedded mode); off: only the API (workers run as worker.ts). */
-  GENERATION_WORKER: z.enum(['in-process', 'off'], { error: 'expected in-process or off' }).default('in-process'),
-  /** Generations one worker renders at once (the queue's prefetch). Each uses both cores, so 1 is fastest. */
-  WORKER_PREFETCH: envFields.positiveInt(1),
-  /** Deliveries of a render job before it is given up (its credits go back). */
-  WORKER_MAX_DELIVERIES: envFields.positiveInt(5),
-  /** How often the API looks for render jobs whose publish was never confirmed (and publishes them). */
-  JOB_SWEEP_INTERVAL_MS: envFields.positiveInt(30_000),
-  /** Largest accepted upload after base64 decoding. */
-  MAX_UPLOAD_BYTES: envFields.positiveInt(12 * 1024 * 1024),
-  /** Largest accepted picture (width × height); bigger ones are refused before decoding. */
-  MAX_INPUT_PIXELS: envFields.positiveInt(40_000_000),
-  /** Long side of the finished images (after the ×4 super-resolution fix); at least 2048. */
-  OUTPUT_SIZE: envFields.positiveInt(2048).refine((value) => value >= 2048, 'must be at least 2048'),
-  /** Long side of the first, unfixed image shown while the fixes run. */
-  PREVIEW_SIZE: envFields.positiveInt(1024),
-});
+export const generationConfigSchema = z
+  .object({
+    ...baseConfig,
+    PORT: envFields.port(8083),
+    MONGO_URL: mongoConfig.MONGO_URL.optional(),
+    MONGO_DB_NAME: envFields.nonEmpty().default('generation'),
+    AMQP_URL: amqpConfig.AMQP_URL.optional(),
+    S3_ENDPOINT: s3Config.S3_ENDPOINT.optional(),
+    S3_ACCESS_KEY: s3Config.S3_ACCESS_KEY.optional(),
+    S3_SECRET_KEY: s3Config.S3_SECRET_KEY.optional(),
+    S3_BUCKET: s3Config.S3_BUCKET.default('productgen-generation'),
+    ...telemetryConfig,
+    BILLING_URL: envFields.httpUrl().default('http://127.0.0.1:8082'),
+    AUTH_URL: envFields.httpUrl().default('http://127.0.0.1:8081'),
+    /** Time limit of each call to billing and auth. */
+    INTERNAL_TIMEOUT_MS: envFields.positiveInt(5000),
+    /** Where the model files are; relative paths are taken from the repository root. */
+    MODELS_DIR: envFields.nonEmpty().default('models/cache'),
+    /** Filled into MODELS_DIR at start when a file is missing there (the machine's shared model folder). */
+    SHARED_MODELS_DIR: envFields.nonEmpty().default('../shared/models'),
+    /** in-process: this process also renders (embedded mode); off: only the API (workers run as worker.ts). */
+    GENERATION_WORKER: z.enum(['in-process', 'off'], { error: 'expected in-process or off' }).default('in-process'),
+    /** Generations one worker renders at once (the queue's prefetch). Each uses both cores, so 1 is fastest. */
+    WORKER_PREFETCH: envFields.positiveInt(1),
+    /** Deliveries of a render job before it is given up (its credits go back). */
+    WORKER_MAX_DELIVERIES: envFields.positiveInt(5),
+    /** How often the sweeper runs (every API and worker process runs one; they never take the same generation). */
+    SWEEP_INTERVAL_MS: envFields.positiveInt(30_000),
+    /** A creation still reserving credits after this is settled by asking billing (must exceed the call limit). */
+    RESERVING_TIMEOUT_MS: envFields.positiveInt(60_000),
+    /** A queued job unconfirmed by the broker after this is published again (the outbox). */
+    PUBLISH_GRACE_MS: envFields.positiveInt(30_000),
+    /** A queued or rendering generation with no progress for this long is queued again (or given up). */
+    STUCK_AFTER_MS: envFields.positiveInt(600_000),
+    /** Times a stuck generation's job is queued again before its unfinished images are given up and refunded. */
+    MAX_REQUEUES: z.coerce
+      .number({ error: 'expected a number' })
+      .int('expected a whole number')
+      .min(0, 'expected 0 or more')
+      .default(2),
+    /** How long one sweeper holds a generation it works on; also the wait before an unconfirmed give-back is retried. */
+    SWEEP_LEASE_MS: envFields.positiveInt(60_000),
+    /** Fault tests only: the process kills itself at this step of a creation (refused in production). */
+    GENERATION_CRASH_AT: z.enum(crashSteps, { error: `expected one of ${crashSteps.join(', ')}` }).optional(),
+    /** Largest accepted upload after base64 decoding. */
+    MAX_UPLOAD_BYTES: envFields.positiveInt(12 * 1024 * 1024),
+    /** Largest accepted picture (width × height); bigger ones are refused before decoding. */
+    MAX_INPUT_PIXELS: envFields.positiveInt(40_000_000),
+    /** Long side of the finished images (after the ×4 super-resolution fix); at least 2048. */
+    OUTPUT_SIZE: envFields.positiveInt(2048).refine((value) => value >= 2048, 'must be at least 2048'),
+    /** Long side of the first, unfixed image shown while the fixes run. */
+    PREVIEW_SIZE: envFields.positiveInt(1024),
+  })
+  // The creator's own call to billing must be over before the sweeper asks billing what became of it.
+  .refine((config) => config.RESERVING_TIMEOUT_MS > 2 * config.INTERNAL_TIMEOUT_MS, {
+    path: ['RESERVING_TIMEOUT_MS'],
+    error: 'must be more than twice INTERNAL_TIMEOUT_MS',
+  })
+  .refine((config) => config.GENERATION_CRASH_AT === undefined || config.NODE_ENV !== 'production', {
+    path: ['GENERATION_CRASH_AT'],
+    error: 'is for fault tests and refused when NODE_ENV=production',
+  });
 
 export type GenerationConfig = z.output<typeof generationConfigSchema>;
 

@@ -1,14 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { MessageBus } from '@productgen/bus';
-import { parseMessage, topics, type AnalysisResult, type GenerationStarted } from '@productgen/contracts';
+import {
+  parseMessage,
+  topics,
+  type AnalysisResult,
+  type GenerationStarted,
+  type ReserveCreditsResponse,
+} from '@productgen/contracts';
 import { AppError, type Logger, type ObjectStore } from '@productgen/service-kit';
 import type { AuthClient } from './clients/auth';
 import type { BillingClient } from './clients/billing';
-import type { GenerationRepository } from './data/generation-repository';
+import type { CrashPoint } from './crash-point';
+import type { CreationPlan, GenerationRepository } from './data/generation-repository';
 import type { GenerationDocument } from './data/models';
 import type { PresetRepository } from './data/preset-repository';
 import { isCategoryId, OTHER_CATEGORY } from './domain/categories';
 import { objectKeys } from './domain/generation';
+import { NOTHING_CHARGED_MESSAGE } from './domain/sweep';
 import { planVariations, styleRecipeSchema } from './domain/styles';
 import { normalizeUpload, type UploadLimits } from './imaging/decode';
 import type { ModelRuntime } from './models/runtime';
@@ -25,6 +33,15 @@ export interface CreationDeps {
   uploadLimits: UploadLimits;
   logger: Logger;
   now: () => Date;
+  timing: CreationTiming;
+  crashPoint: CrashPoint;
+}
+
+/** How long each stage may last before the sweeper takes the generation up (config.ts). */
+export interface CreationTiming {
+  reservingTimeoutMs: number;
+  publishGraceMs: number;
+  stuckAfterMs: number;
 }
 
 export interface CreateRequest {
@@ -33,6 +50,11 @@ export interface CreateRequest {
   numGenerates: number;
   presets?: readonly string[];
   bulkJobUuid?: string | null;
+}
+
+/** A 4xx from billing is an answer (nothing was taken); a 5xx, a time-out or no answer leaves the outcome unknown. */
+function isRefusal(error: unknown): boolean {
+  return error instanceof AppError && error.status >= 400 && error.status < 500;
 }
 
 /** One message per generation: a republish (retry, sweeper) is the same message to every consumer. */
@@ -74,56 +96,71 @@ export class CreationFlow {
    * Reserves the credits and queues the render job. Unknown or foreign presets and an unknown generation are
    * 404s before anything is charged; too few credits is billing's 402 and nothing is queued. Creating again from
    * a photo that was already used makes a new generation of the same photo.
+   *
+   * The plan (variations, brand colours) is recorded with the claim, before billing is asked, so whatever step this
+   * process stops at, the sweeper can finish the creation: it asks billing whether the credits were taken, then
+   * queues the job or fails the generation with nothing charged.
    */
   async create(request: CreateRequest): Promise<GenerationStarted> {
-    const { generations } = this.deps;
+    const { generations, timing } = this.deps;
     const source = await generations.findOwned(request.generationUuid, request.userId);
     if (!source) throw AppError.notFound('Generation not found');
     const presets = await this.resolvePresets(request.userId, request.presets ?? []);
+    const count = presets.length > 0 ? presets.length : request.numGenerates;
+    const brandColors = await this.brandColors(request.userId);
+    const category = source.category && isCategoryId(source.category) ? source.category : OTHER_CATEGORY;
+    const planFor = (generationUuid: string): CreationPlan => ({
+      variations: planVariations({ generationUuid, category, count, brandColors, presets }).map((variation) => ({
+        index: variation.index,
+        recipe: variation.recipe,
+        preset_id: variation.presetId,
+      })),
+      brandColors,
+      bulkJobUuid: request.bulkJobUuid ?? null,
+      sweepAfter: this.after(timing.reservingTimeoutMs),
+    });
 
-    let generation = await generations.claimForCreation(source.uuid, request.userId);
+    let generation = await generations.claimForCreation(source.uuid, request.userId, planFor(source.uuid));
     if (!generation) {
       if (source.stage === 'reserving') throw AppError.conflict('This photo is already being created. Please wait.');
-      generation = await generations.cloneForCreation(source, randomUUID());
+      const uuid = randomUUID();
+      generation = await generations.cloneForCreation(source, uuid, planFor(uuid));
     }
-    const count = presets.length > 0 ? presets.length : request.numGenerates;
+
+    let reservation: ReserveCreditsResponse;
     try {
-      const brandColors = await this.brandColors(request.userId);
-      const category = generation.category && isCategoryId(generation.category) ? generation.category : OTHER_CATEGORY;
-      const planned = planVariations({ generationUuid: generation.uuid, category, count, brandColors, presets });
-      const reservation = await this.deps.billing.reserve({
+      reservation = await this.deps.billing.reserve({
         userId: request.userId,
         generationUuid: generation.uuid,
         count,
         description: count === 1 ? 'Image generation (1 image)' : `Image generation (${count} images)`,
       });
-      const queued = await generations.markQueued(generation.uuid, {
-        variations: planned.map((variation) => ({
-          index: variation.index,
-          recipe: variation.recipe,
-          preset_id: variation.presetId,
-        })),
-        watermark: reservation.watermark,
-        brandColors,
-        now: this.deps.now(),
-      });
-      if (!queued) throw AppError.conflict('This photo is already being created. Please wait.');
-      try {
-        await this.publishJob(queued, request.bulkJobUuid ?? null);
-      } catch (error) {
-        // The credits are reserved and the generation is recorded: the sweeper publishes the job later.
-        this.deps.logger.warn({ err: error, generation: queued.uuid }, 'render job not queued yet; the sweeper will');
-      }
-      return { generation_uuid: queued.uuid, status: 'pending' };
     } catch (error) {
-      // Not queued: the photo can be used again (a reservation already made is found again by its uuid).
-      await generations.releaseClaim(generation.uuid);
+      // Refused (402 and the like): nothing was taken and the photo can be used again. Any other failure leaves
+      // the outcome unknown: the generation stays reserving and the sweeper asks billing what happened.
+      if (isRefusal(error)) await generations.releaseClaim(generation.uuid);
       throw error;
     }
+    this.deps.crashPoint('after-reserve');
+
+    const queued = await generations.markQueued(generation, {
+      watermark: reservation.watermark,
+      now: this.deps.now(),
+      sweepAfter: this.after(timing.publishGraceMs),
+    });
+    if (!queued) return this.takenOverBySweeper(generation);
+    this.deps.crashPoint('before-queue');
+    try {
+      await this.publishJob(queued);
+    } catch (error) {
+      // The credits are reserved and the generation is recorded: the sweeper publishes the job later.
+      this.deps.logger.warn({ err: error, generation: queued.uuid }, 'render job not queued yet; the sweeper will');
+    }
+    return { generation_uuid: queued.uuid, status: 'pending' };
   }
 
   /** (Re)publishes the render job of a queued generation; the same message id every time. */
-  async publishJob(generation: GenerationDocument, bulkJobUuid: string | null): Promise<void> {
+  async publishJob(generation: GenerationDocument): Promise<void> {
     const payload = parseMessage(topics.generationRequested, {
       userId: generation.user_id,
       generation_uuid: generation.uuid,
@@ -138,38 +175,57 @@ export class CreationFlow {
         preset_id: variation.preset_id,
       })),
       watermark: generation.watermark,
-      bulk_job_uuid: bulkJobUuid,
+      bulk_job_uuid: generation.bulk_job_uuid,
       at: this.deps.now().toISOString(),
     });
     await this.deps.bus.publish(topics.generationRequested, payload, {
       messageId: renderJobMessageId(generation.uuid),
     });
-    await this.deps.generations.markJobPublished(generation.uuid, this.deps.now());
+    await this.deps.generations.markJobPublished(
+      generation.uuid,
+      this.deps.now(),
+      this.after(this.deps.timing.stuckAfterMs),
+    );
   }
 
   /**
-   * The outbox sweep: publishes the render jobs of generations queued more than `graceMs` ago whose publish never
-   * got the broker's confirmation. The message id is the same every time, so a job published twice renders once.
+   * The reservation went through but the generation had left `reserving`: this call outlived the reserving timeout
+   * and the sweeper settled the creation meanwhile. Queued by it: the images are on their way. Failed by it (billing
+   * had nothing then): the credits just taken are given back at once.
    */
-  async publishUnpublishedJobs(graceMs: number, limit = 50): Promise<number> {
-    const stale = await this.deps.generations.findUnpublishedJobs(new Date(this.deps.now().getTime() - graceMs), limit);
-    for (const generation of stale) await this.publishJob(generation, generation.bulk_job_uuid);
-    return stale.length;
+  private async takenOverBySweeper(generation: GenerationDocument): Promise<GenerationStarted> {
+    const now = await this.deps.generations.findByUuid(generation.uuid);
+    if (now && now.stage !== 'failed') return { generation_uuid: generation.uuid, status: 'pending' };
+    this.deps.logger.error({ generation: generation.uuid }, 'credits taken after the creation was failed; giving back');
+    for (const variation of generation.variations) {
+      await this.deps.billing.giveBack({
+        userId: generation.user_id,
+        generationUuid: generation.uuid,
+        imageIndex: variation.index,
+        reason: 'failed',
+      });
+    }
+    throw AppError.conflict(NOTHING_CHARGED_MESSAGE);
   }
 
-  private async resolvePresets(userId: string, ids: readonly string[]) {
+  private after(ms: number): Date {
+    return new Date(this.deps.now().getTime() + ms);
+  }
+
+  /** The user's presets by id with their looks and categories; an unknown or foreign one is a 404. */
+  async resolvePresets(userId: string, ids: readonly string[]) {
     if (ids.length === 0) return [];
     const found = await this.deps.presets.findManyOwned(ids, userId);
     return found.map((preset, index) => {
       if (!preset) throw AppError.notFound(`Style preset not found: ${ids[index]}`);
       const recipe = styleRecipeSchema.safeParse(preset.recipe);
       if (!recipe.success) throw AppError.unprocessable(`Style preset "${preset.name}" can no longer be used.`);
-      return { id: String(preset._id), recipe: recipe.data };
+      return { id: String(preset._id), recipe: recipe.data, category: preset.category, name: preset.name };
     });
   }
 
   /** The shop's brand colours; the render goes ahead without them when auth cannot say. */
-  private async brandColors(userId: string): Promise<string[]> {
+  async brandColors(userId: string): Promise<string[]> {
     try {
       const profile = await this.deps.auth.shopProfile(userId);
       return profile.brand_colors.filter((color) => /^#[0-9a-f]{6}$/i.test(color)).slice(0, 5);

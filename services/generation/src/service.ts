@@ -3,9 +3,11 @@ import type { Connection } from 'mongoose';
 import type { MessageBus, Subscription } from '@productgen/bus';
 import type { Logger, ObjectStore } from '@productgen/service-kit';
 import { createGenerationApp } from './app';
+import { BulkCreation } from './bulk-creation';
 import { createAuthClient, type AuthClient } from './clients/auth';
 import { createBillingClient, type BillingClient } from './clients/billing';
 import type { GenerationConfig } from './config';
+import { createCrashPoint } from './crash-point';
 import { CreationFlow } from './creation';
 import { GenerationRepository } from './data/generation-repository';
 import { createModels } from './data/models';
@@ -14,6 +16,8 @@ import { RenderWorker } from './messaging/render-worker';
 import { ensureModels } from './models/model-store';
 import { loadModelRuntime } from './models/runtime';
 import { StudioRenderer } from './pipeline/studio';
+import { Settlement } from './settlement';
+import { Sweeper } from './sweeper';
 
 export interface GenerationServiceDeps {
   config: GenerationConfig;
@@ -42,7 +46,12 @@ export interface GenerationService {
   /** The worker's job handler, for worker.ts and tests. */
   worker: RenderWorker;
   creation: CreationFlow;
+  /** Finishes stuck generations; `start` runs it every SWEEP_INTERVAL_MS, tests may call `sweep` directly. */
+  sweeper: Sweeper;
 }
+
+/** Generations of each kind one sweep handles; the rest wait for the next sweep. */
+const SWEEP_BATCH = 50;
 
 const isClient = <T extends object>(value: { baseUrl: string } | T): value is T => !('baseUrl' in value);
 
@@ -68,6 +77,7 @@ export async function createGenerationService(deps: GenerationServiceDeps): Prom
   const presets = new PresetRepository(models.stylePresets);
   await objectStore.ensureBucket();
 
+  const crashPoint = createCrashPoint(config.GENERATION_CRASH_AT);
   const creation = new CreationFlow({
     generations,
     presets,
@@ -79,6 +89,21 @@ export async function createGenerationService(deps: GenerationServiceDeps): Prom
     uploadLimits: { maxBytes: config.MAX_UPLOAD_BYTES, maxPixels: config.MAX_INPUT_PIXELS },
     logger,
     now,
+    timing: {
+      reservingTimeoutMs: config.RESERVING_TIMEOUT_MS,
+      publishGraceMs: config.PUBLISH_GRACE_MS,
+      stuckAfterMs: config.STUCK_AFTER_MS,
+    },
+    crashPoint,
+  });
+  const settlement = new Settlement({
+    generations,
+    billing,
+    bus,
+    logger: logger.child({ component: 'settlement' }),
+    now,
+    crashPoint,
+    giveBackRetryMs: config.SWEEP_LEASE_MS,
   });
   const studio = new StudioRenderer(runtime, {
     outputSize: config.OUTPUT_SIZE,
@@ -88,16 +113,35 @@ export async function createGenerationService(deps: GenerationServiceDeps): Prom
   const worker = new RenderWorker({
     generations,
     objectStore,
-    billing,
+    settlement,
     bus,
     studio,
     logger: logger.child({ component: 'render-worker' }),
     now,
     maxDeliveries: config.WORKER_MAX_DELIVERIES,
+    stuckAfterMs: config.STUCK_AFTER_MS,
+    crashPoint,
+  });
+  const sweeper = new Sweeper(
+    { generations, creation, settlement, billing, bus, logger: logger.child({ component: 'sweeper' }), now },
+    { leaseMs: config.SWEEP_LEASE_MS, maxRequeues: config.MAX_REQUEUES, batch: SWEEP_BATCH },
+  );
+
+  const bulk = new BulkCreation({
+    generations,
+    creation,
+    objectStore,
+    billing,
+    runtime,
+    uploadLimits: { maxBytes: config.MAX_UPLOAD_BYTES, maxPixels: config.MAX_INPUT_PIXELS },
+    logger: logger.child({ component: 'bulk-creation' }),
+    now,
+    publishGraceMs: config.PUBLISH_GRACE_MS,
   });
 
   const app = createGenerationApp({
     creation,
+    bulk,
     generations,
     presets,
     objectStore,
@@ -114,20 +158,27 @@ export async function createGenerationService(deps: GenerationServiceDeps): Prom
 
   let subscription: Subscription | undefined;
   let sweepTimer: NodeJS.Timeout | undefined;
+  let sweeping: Promise<void> | undefined;
   const sweep = () => {
-    creation
-      .publishUnpublishedJobs(config.JOB_SWEEP_INTERVAL_MS)
-      .then((published) => {
-        if (published > 0) logger.info({ published }, 'render jobs published by the sweeper');
+    if (sweeping) return; // one sweep at a time per process; a slow one simply delays the next
+    sweeping = sweeper
+      .sweep()
+      .then((report) => {
+        const { deadLetters, reserving, stuck, errors } = report;
+        if (deadLetters + Object.keys(reserving).length + Object.keys(stuck).length + errors > 0) {
+          logger.info(report, 'sweep finished stuck generations');
+        }
       })
-      .catch((error: unknown) => logger.warn({ err: error }, 'render job sweep failed; trying again later'));
+      .catch((error: unknown) => logger.warn({ err: error }, 'sweep failed; trying again later'))
+      .finally(() => (sweeping = undefined));
   };
   return {
     app,
     worker,
     creation,
+    sweeper,
     async start() {
-      sweepTimer ??= setInterval(sweep, config.JOB_SWEEP_INTERVAL_MS);
+      sweepTimer ??= setInterval(sweep, config.SWEEP_INTERVAL_MS);
       if (subscription || config.GENERATION_WORKER !== 'in-process') return;
       subscription = await worker.subscribe(config.WORKER_PREFETCH);
       logger.info({ prefetch: config.WORKER_PREFETCH }, 'in-process render worker started');
@@ -135,6 +186,7 @@ export async function createGenerationService(deps: GenerationServiceDeps): Prom
     async stop() {
       clearInterval(sweepTimer);
       sweepTimer = undefined;
+      await sweeping;
       const closing = subscription;
       subscription = undefined;
       await closing?.close();

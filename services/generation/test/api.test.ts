@@ -273,7 +273,8 @@ describe('generation API', () => {
       }
       return bus.publish(topic, payload, options);
     };
-    const api = await stack.service({ bus: flakyBus, env: { GENERATION_WORKER: 'off' } });
+    // The publish grace is 1 ms, so the sweep below finds the job due at once.
+    const api = await stack.service({ bus: flakyBus, env: { GENERATION_WORKER: 'off', PUBLISH_GRACE_MS: '1' } });
 
     const id = (await as(api.app, fran).post('/image-gen/category', { image: mug })).body.generation_uuid as string;
     const started = await as(api.app, fran).post('/imageGenFromId', { id, numGenerates: 1 });
@@ -283,12 +284,12 @@ describe('generation API', () => {
     const recorded = await api.connection.model('Generation').findOne({ uuid: id }).lean();
     expect(recorded).toMatchObject({ stage: 'pending', job_published_at: null });
 
-    expect(await api.creation.publishUnpublishedJobs(0)).toBe(1);
+    expect((await api.sweeper.sweep()).stuck).toEqual({ publish: 1 });
     const status = await waitForGeneration(app.app, fran, id);
     expect(status.status).toBe('completed');
     expect(status.images).toHaveLength(1);
     // Nothing is left for the next sweep, and the credits were reserved once.
-    expect(await api.creation.publishUnpublishedJobs(0)).toBe(0);
+    expect(await api.sweeper.sweep()).toEqual({ deadLetters: 0, reserving: {}, stuck: {}, errors: 0 });
     expect(stack.billing.log.filter((entry) => entry.generationUuid === id)).toHaveLength(1);
     expect(stack.billing.credits(fran)).toBe(9);
   }, 180_000);

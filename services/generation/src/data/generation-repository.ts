@@ -1,3 +1,4 @@
+import { isDuplicateKeyError } from '@productgen/service-kit';
 import type { Model } from 'mongoose';
 import type { GenerationDocument, GenerationStage, ImageDocument, VariationDocument } from './models';
 
@@ -11,12 +12,41 @@ export interface NewAnalyzedGeneration {
   originalFilename: string | null;
 }
 
-export interface QueuedDetails {
+/** What a creation fixes before it reserves the credits, so a sweeper can finish it if its process stops. */
+export interface CreationPlan {
+  variations: VariationDocument[];
+  brandColors: string[];
+  bulkJobUuid: string | null;
+  /** When the sweeper may ask billing what became of the reservation. */
+  sweepAfter: Date;
+}
+
+export interface NewBatchGeneration {
+  uuid: string;
+  userId: string;
+  bulkJobUuid: string;
+  category: string;
+  object: string;
+  originalKey: string;
+  originalContentType: string;
+  originalFilename: string;
   variations: VariationDocument[];
   watermark: boolean;
   brandColors: string[];
   now: Date;
+  /** When the sweeper publishes the job if the broker has not confirmed it by then (the outbox). */
+  sweepAfter: Date;
 }
+
+export interface QueuedDetails {
+  watermark: boolean;
+  now: Date;
+  /** When the sweeper publishes the job if the broker has not confirmed it by then (the outbox). */
+  sweepAfter: Date;
+}
+
+/** Stages of a generation whose credits are taken and whose images are not all settled yet. */
+const liveStages: GenerationStage[] = ['pending', 'processing'];
 
 /** No fix is needed for a purchaser's watermark: that flag starts done. */
 export function emptyImage(index: number, watermark: boolean): ImageDocument {
@@ -60,12 +90,12 @@ export class GenerationRepository {
     return this.model.findOne({ uuid, user_id: userId }).lean<GenerationDocument>().exec();
   }
 
-  /** Takes an analysed generation for creating (one request wins); null when it was already used. */
-  claimForCreation(uuid: string, userId: string): Promise<GenerationDocument | null> {
+  /** Takes an analysed generation for creating, with its plan (one request wins); null when it was already used. */
+  claimForCreation(uuid: string, userId: string, plan: CreationPlan): Promise<GenerationDocument | null> {
     return this.model
       .findOneAndUpdate(
         { uuid, user_id: userId, stage: 'analyzed' },
-        { $set: { stage: 'reserving' } },
+        { $set: { stage: 'reserving', ...planFields(plan) } },
         { returnDocument: 'after' },
       )
       .lean<GenerationDocument>()
@@ -73,7 +103,7 @@ export class GenerationRepository {
   }
 
   /** A new generation from an already used photo (creating again from the same upload). */
-  async cloneForCreation(source: GenerationDocument, uuid: string): Promise<GenerationDocument> {
+  async cloneForCreation(source: GenerationDocument, uuid: string, plan: CreationPlan): Promise<GenerationDocument> {
     const created = await this.model.create({
       uuid,
       user_id: source.user_id,
@@ -83,29 +113,28 @@ export class GenerationRepository {
       original_key: source.original_key,
       original_content_type: source.original_content_type,
       original_filename: source.original_filename,
+      ...planFields(plan),
     });
     return created.toObject();
   }
 
-  /** Reservation refused or failed: the photo can be used again. */
+  /** Billing refused the reservation (nothing was taken): the photo can be used again. */
   async releaseClaim(uuid: string): Promise<void> {
-    await this.model.updateOne({ uuid, stage: 'reserving' }, { $set: { stage: 'analyzed' } }).exec();
+    await this.model.updateOne({ uuid, stage: 'reserving' }, { $set: { stage: 'analyzed', sweep_after: null } }).exec();
   }
 
-  /** Credits reserved: the variations and images are fixed and the job is about to be queued. */
-  async markQueued(uuid: string, details: QueuedDetails): Promise<GenerationDocument | null> {
+  /** Credits reserved: the images are laid out and the job is about to be queued. */
+  async markQueued(generation: GenerationDocument, details: QueuedDetails): Promise<GenerationDocument | null> {
     return this.model
       .findOneAndUpdate(
-        { uuid, stage: 'reserving' },
+        { uuid: generation.uuid, stage: 'reserving' },
         {
           $set: {
             stage: 'pending',
-            num_images: details.variations.length,
-            variations: details.variations,
-            images: details.variations.map((variation) => emptyImage(variation.index, details.watermark)),
+            images: generation.variations.map((variation) => emptyImage(variation.index, details.watermark)),
             watermark: details.watermark,
-            brand_colors: details.brandColors,
             started_at: details.now,
+            sweep_after: details.sweepAfter,
           },
         },
         { returnDocument: 'after' },
@@ -114,50 +143,109 @@ export class GenerationRepository {
       .exec();
   }
 
-  /** The broker confirmed the render job of this generation. */
-  async markJobPublished(uuid: string, now: Date): Promise<void> {
-    await this.model.updateOne({ uuid, job_published_at: null }, { $set: { job_published_at: now } }).exec();
+  /** The creation stopped before billing took anything: failed, nothing charged, nothing left to sweep. */
+  async failReservation(uuid: string, error: string, now: Date): Promise<boolean> {
+    const result = await this.model
+      .updateOne(
+        { uuid, stage: 'reserving' },
+        { $set: { stage: 'failed', error, finished_at: now, sweep_after: null } },
+      )
+      .exec();
+    return result.modifiedCount === 1;
   }
 
-  /** Queued generations whose render job was never confirmed by the broker (a publish that failed). */
-  async findUnpublishedJobs(queuedBefore: Date, limit: number): Promise<GenerationDocument[]> {
+  /**
+   * The broker confirmed the render job (again, after a re-queue): the job's first confirmation is kept, and the
+   * generation may now go `sweepAfter` without progress before the sweeper steps in.
+   */
+  async markJobPublished(uuid: string, now: Date, sweepAfter: Date): Promise<void> {
+    const live = { uuid, stage: { $in: liveStages } };
+    await this.model.updateOne(live, { $set: { sweep_after: sweepAfter } }).exec();
+    await this.model.updateOne({ ...live, job_published_at: null }, { $set: { job_published_at: now } }).exec();
+  }
+
+  /**
+   * Takes the generation in one of `stages` that has waited longest past its `sweep_after`, leasing it to this
+   * sweeper until `leaseUntil` (one conditional update: two sweepers never take the same one). A sweeper that dies
+   * holding it lets the lease run out, and the next one takes it again.
+   */
+  claimForSweep(stages: readonly GenerationStage[], now: Date, leaseUntil: Date): Promise<GenerationDocument | null> {
     return this.model
-      .find({ stage: 'pending', job_published_at: null, started_at: { $ne: null, $lt: queuedBefore } })
-      .sort({ started_at: 1 })
-      .limit(limit)
-      .lean<GenerationDocument[]>()
+      .findOneAndUpdate(
+        // No sweep_after at all: a generation recorded before the sweeper existed, due at once.
+        { stage: { $in: stages }, $or: [{ sweep_after: null }, { sweep_after: { $lte: now } }] },
+        { $set: { sweep_after: leaseUntil } },
+        { sort: { sweep_after: 1 }, returnDocument: 'after' },
+      )
+      .lean<GenerationDocument>()
       .exec();
   }
 
-  async markProcessing(uuid: string): Promise<void> {
-    await this.model.updateOne({ uuid, stage: 'pending' }, { $set: { stage: 'processing' } }).exec();
+  /** The sweeper queued the job again. */
+  async countRequeue(uuid: string): Promise<void> {
+    await this.model.updateOne({ uuid }, { $inc: { requeues: 1 } }).exec();
   }
 
-  async setBase(uuid: string, index: number, key: string): Promise<void> {
-    await this.model.updateOne({ uuid }, { $set: { [`images.${index}.base_key`]: key } }).exec();
+  /** A worker took the job; `sweepAfter` is how long it may go without progress before the sweeper steps in. */
+  async markProcessing(uuid: string, sweepAfter: Date): Promise<void> {
+    await this.model
+      .updateOne({ uuid, stage: { $in: liveStages } }, { $set: { stage: 'processing', sweep_after: sweepAfter } })
+      .exec();
   }
 
-  async setFinal(uuid: string, index: number, key: string): Promise<void> {
+  async setBase(uuid: string, index: number, key: string, sweepAfter: Date): Promise<void> {
+    await this.model
+      .updateOne({ uuid }, { $set: { [`images.${index}.base_key`]: key, sweep_after: sweepAfter } })
+      .exec();
+  }
+
+  /** An image given up meanwhile stays given up (its credit is back); the finished object is then unused. */
+  async setFinal(uuid: string, index: number, key: string, sweepAfter: Date): Promise<void> {
     await this.model
       .updateOne(
-        { uuid },
-        { $set: { [`images.${index}.final_key`]: key, [`images.${index}.fixes_done`]: [true, true, true] } },
+        { uuid, [`images.${index}.error`]: null },
+        {
+          $set: {
+            [`images.${index}.final_key`]: key,
+            [`images.${index}.fixes_done`]: [true, true, true],
+            sweep_after: sweepAfter,
+          },
+        },
       )
       .exec();
   }
 
+  /** The image failed; its credit is owed until `markRefunded`. Not for an image already made. */
   async setImageError(uuid: string, index: number, message: string): Promise<void> {
-    await this.model.updateOne({ uuid }, { $set: { [`images.${index}.error`]: message } }).exec();
+    await this.model
+      .updateOne(
+        { uuid, [`images.${index}.final_key`]: null, [`images.${index}.error`]: null },
+        { $set: { [`images.${index}.error`]: message } },
+      )
+      .exec();
   }
 
+  /** Billing confirmed the image's credit given back. */
   async markRefunded(uuid: string, index: number): Promise<void> {
     await this.model.updateOne({ uuid }, { $set: { [`images.${index}.refunded`]: true } }).exec();
   }
 
-  async finish(uuid: string, stage: Extract<GenerationStage, 'completed' | 'failed'>, error: string | null, now: Date) {
-    await this.model
-      .updateOne({ uuid, stage: { $in: ['pending', 'processing'] } }, { $set: { stage, error, finished_at: now } })
+  /** Owed give-backs not confirmed yet: the sweeper tries again once `retryAt` has passed. */
+  async retryGiveBacksAt(uuid: string, retryAt: Date): Promise<void> {
+    await this.model.updateOne({ uuid, stage: { $in: liveStages } }, { $set: { sweep_after: retryAt } }).exec();
+  }
+
+  /** Records the outcome once every image ended as an image or a confirmed give-back; false when already done. */
+  async finish(
+    uuid: string,
+    stage: Extract<GenerationStage, 'completed' | 'failed'>,
+    error: string | null,
+    now: Date,
+  ): Promise<boolean> {
+    const result = await this.model
+      .updateOne({ uuid, stage: { $in: liveStages } }, { $set: { stage, error, finished_at: now, sweep_after: null } })
       .exec();
+    return result.modifiedCount === 1;
   }
 
   /** Generations the user created (not photos only analysed), newest first. */
@@ -186,7 +274,60 @@ export class GenerationRepository {
       .exec();
   }
 
+  /**
+   * A batch product, queued at once on credits bulk reserved: one insert of the whole record (never `reserving`,
+   * since no reservation of its own exists). A second insert of the same uuid answers the first record.
+   */
+  async createQueuedForBatch(input: NewBatchGeneration): Promise<GenerationDocument> {
+    try {
+      const created = await this.model.create({
+        uuid: input.uuid,
+        user_id: input.userId,
+        stage: 'pending',
+        category: input.category,
+        object: input.object,
+        original_key: input.originalKey,
+        original_content_type: input.originalContentType,
+        original_filename: input.originalFilename,
+        num_images: input.variations.length,
+        variations: input.variations,
+        images: input.variations.map((variation) => emptyImage(variation.index, input.watermark)),
+        watermark: input.watermark,
+        brand_colors: input.brandColors,
+        bulk_job_uuid: input.bulkJobUuid,
+        started_at: input.now,
+        sweep_after: input.sweepAfter,
+      });
+      return created.toObject();
+    } catch (error) {
+      if (!isDuplicateKeyError(error)) throw error;
+      const existing = await this.findByUuid(input.uuid);
+      if (!existing) throw error;
+      return existing;
+    }
+  }
+
+  /** A batch's generations of the user, oldest first. */
+  listByBulkJob(userId: string, bulkJobUuid: string): Promise<GenerationDocument[]> {
+    return this.model
+      .find({ user_id: userId, bulk_job_uuid: bulkJobUuid })
+      .sort({ created_at: 1 })
+      .limit(1000)
+      .lean<GenerationDocument[]>()
+      .exec();
+  }
+
   countAll(): Promise<number> {
     return this.model.countDocuments({}).exec();
   }
+}
+
+function planFields(plan: CreationPlan) {
+  return {
+    num_images: plan.variations.length,
+    variations: plan.variations,
+    brand_colors: plan.brandColors,
+    bulk_job_uuid: plan.bulkJobUuid,
+    sweep_after: plan.sweepAfter,
+  };
 }

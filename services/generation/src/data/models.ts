@@ -1,7 +1,10 @@
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
 import type { StyleRecipe } from '../domain/styles';
 
-/** Internal life of a generation; the public status maps analyzed/reserving/pending to "pending". */
+/**
+ * Internal life of a generation; the public status maps analyzed/reserving/pending to "pending". The transitions
+ * (README "Generation states") are conditional updates in GenerationRepository; the sweeper finishes stuck ones.
+ */
 export const generationStages = ['analyzed', 'reserving', 'pending', 'processing', 'completed', 'failed'] as const;
 export type GenerationStage = (typeof generationStages)[number];
 
@@ -45,6 +48,13 @@ export interface GenerationDocument {
   started_at: Date | null;
   /** Set once the broker confirmed the render job; until then the sweeper publishes it (an outbox). */
   job_published_at: Date | null;
+  /**
+   * When the sweeper may take the generation up: the bounded age of its stage, pushed forward by each sign of
+   * progress, and the lease of a sweeper working on it. Null once nothing is left to sweep.
+   */
+  sweep_after: Date | null;
+  /** Times the sweeper queued the render job again. */
+  requeues: number;
   finished_at: Date | null;
   created_at: Date;
   updated_at: Date;
@@ -101,11 +111,15 @@ const generationSchema = new Schema<GenerationDocument>(
     bulk_job_uuid: { type: String, default: null },
     started_at: { type: Date, default: null },
     job_published_at: { type: Date, default: null },
+    sweep_after: { type: Date, default: null },
+    requeues: { type: Number, default: 0 },
     finished_at: { type: Date, default: null },
   },
   { collection: 'generations', timestamps: { createdAt: 'created_at', updatedAt: 'updated_at' }, versionKey: false },
 );
 generationSchema.index({ user_id: 1, created_at: -1 });
+generationSchema.index({ stage: 1, sweep_after: 1 });
+generationSchema.index({ user_id: 1, bulk_job_uuid: 1 });
 
 const stylePresetSchema = new Schema<StylePresetDocument>(
   {

@@ -2,26 +2,31 @@ import type { Readable } from 'node:stream';
 import type { BusMessage, MessageBus, Subscription } from '@productgen/bus';
 import { parseMessage, topics } from '@productgen/contracts';
 import type { Logger, ObjectStore } from '@productgen/service-kit';
-import type { BillingClient } from '../clients/billing';
+import type { CrashPoint } from '../crash-point';
 import type { GenerationRepository } from '../data/generation-repository';
 import type { GenerationDocument } from '../data/models';
-import { failureSummary, objectKeys } from '../domain/generation';
+import { objectKeys } from '../domain/generation';
+import { GIVEN_UP_MESSAGE } from '../domain/sweep';
 import { styleRecipeSchema } from '../domain/styles';
 import type { Backdrop, ProductSource } from '../imaging/compose';
 import type { StageTimes, StudioRenderer } from '../pipeline/studio';
+import type { Settlement } from '../settlement';
 
 export const generationQueues = { render: 'generation.render' } as const;
 
 export interface RenderWorkerDeps {
   generations: GenerationRepository;
   objectStore: ObjectStore;
-  billing: BillingClient;
+  settlement: Settlement;
   bus: MessageBus;
   studio: StudioRenderer;
   logger: Logger;
   now: () => Date;
   /** Deliveries of a job before it is given up; on the last one every unfinished image is refunded. */
   maxDeliveries: number;
+  /** How long a render may go without progress before the sweeper queues it again. */
+  stuckAfterMs: number;
+  crashPoint: CrashPoint;
 }
 
 async function readAll(stream: Readable): Promise<Buffer> {
@@ -78,26 +83,22 @@ export class RenderWorker {
       return;
     }
     if (generation.stage === 'completed' || generation.stage === 'failed') return;
-    await this.deps.generations.markProcessing(generation.uuid);
+    await this.deps.generations.markProcessing(generation.uuid, this.progressDeadline());
     const lastTry = message.deliveryCount >= this.deps.maxDeliveries;
     try {
-      await this.render(generation, job.bulk_job_uuid);
+      await this.render(generation);
     } catch (error) {
       if (!lastTry) throw error;
-      this.deps.logger.error({ err: error, generation: generation.uuid }, 'render job given up; refunding');
-      await this.failUnfinished(generation.uuid, 'The images could not be made in time.');
-      await this.complete(generation.uuid, job.bulk_job_uuid);
+      // Still failing (billing down) dead-letters the job: the drain and the sweeper finish it later.
+      this.deps.logger.error({ err: error, generation: generation.uuid }, 'last delivery of the render job failed');
+      await this.deps.settlement.giveUp(generation.uuid, GIVEN_UP_MESSAGE);
     }
   }
 
   /** Renders what is not finished yet: every base first (shown at once), then the fixes. */
-  async render(generation: GenerationDocument, bulkJobUuid: string | null, times?: StageTimes): Promise<void> {
-    const { studio, generations, objectStore, logger } = this.deps;
+  async render(generation: GenerationDocument, times?: StageTimes): Promise<void> {
+    const { studio, generations, objectStore, logger, settlement } = this.deps;
     const uuid = generation.uuid;
-    // Images already failed get their credit back (again harmlessly, if a crash came between the two).
-    for (const image of generation.images) {
-      if (image.error !== null && !image.refunded) await this.refund(generation, image.index);
-    }
     const open = generation.variations.filter((variation) => {
       const image = generation.images[variation.index];
       return image !== undefined && image.final_key === null && image.error === null;
@@ -109,8 +110,8 @@ export class RenderWorker {
         product = await rendering(() => studio.prepare(original, times));
       } catch (error) {
         if (!(error instanceof RenderFailure)) throw error;
-        for (const variation of open) await this.failImage(generation, variation.index, error.message);
-        await this.complete(uuid, bulkJobUuid);
+        for (const variation of open) await settlement.failImage(generation, variation.index, error.message);
+        await settlement.settle(uuid);
         return;
       }
 
@@ -128,10 +129,11 @@ export class RenderWorker {
           const base = await rendering(() => studio.renderBase(product, backdrop, times));
           const key = objectKeys.base(uuid, variation.index);
           await objectStore.putObject(key, base.jpeg, { contentType: 'image/jpeg' });
-          await generations.setBase(uuid, variation.index, key);
+          await generations.setBase(uuid, variation.index, key, this.progressDeadline());
+          this.deps.crashPoint('mid-render');
         } catch (error) {
           if (!(error instanceof RenderFailure)) throw error;
-          await this.failImage(generation, variation.index, error.message);
+          await settlement.failImage(generation, variation.index, error.message);
         }
       }
 
@@ -141,7 +143,7 @@ export class RenderWorker {
           upscaled = await upscaling;
         } catch (error) {
           if (!(error instanceof RenderFailure)) throw error;
-          for (const index of backdrops.keys()) await this.failImage(generation, index, error.message);
+          for (const index of backdrops.keys()) await settlement.failImage(generation, index, error.message);
         }
         // Encoding runs on libuv's threads while the next image is composed on this one: both cores work.
         const stores: Promise<void>[] = [];
@@ -154,92 +156,33 @@ export class RenderWorker {
             stores.push(
               objectStore
                 .putObject(key, finished.jpeg, { contentType: 'image/jpeg' })
-                .then(() => generations.setFinal(uuid, index, key))
-                .then(() => this.publishImageCompleted(generation, index, key, bulkJobUuid)),
+                .then(() => generations.setFinal(uuid, index, key, this.progressDeadline()))
+                .then(() => this.publishImageCompleted(generation, index, key)),
             );
           } catch (error) {
             if (!(error instanceof RenderFailure)) throw error;
-            await this.failImage(generation, index, error.message);
+            await settlement.failImage(generation, index, error.message);
           }
         }
         await Promise.all(stores);
       }
       logger.debug({ generation: uuid, images: open.length }, 'generation rendered');
     }
-    await this.complete(uuid, bulkJobUuid);
+    // Gives back the credits of failed images (also those a crash left owed) and records the outcome.
+    await settlement.settle(uuid);
   }
 
-  private async failImage(generation: GenerationDocument, index: number, reason: string): Promise<void> {
-    this.deps.logger.warn({ generation: generation.uuid, index, reason }, 'image failed; giving its credit back');
-    await this.deps.generations.setImageError(generation.uuid, index, reason);
-    await this.refund(generation, index);
+  private progressDeadline(): Date {
+    return new Date(this.deps.now().getTime() + this.deps.stuckAfterMs);
   }
 
-  private async refund(generation: GenerationDocument, index: number): Promise<void> {
-    await this.deps.billing.giveBack({
-      userId: generation.user_id,
-      generationUuid: generation.uuid,
-      imageIndex: index,
-      reason: 'failed',
-    });
-    await this.deps.generations.markRefunded(generation.uuid, index);
-  }
-
-  private async failUnfinished(uuid: string, reason: string): Promise<void> {
-    const generation = await this.deps.generations.findByUuid(uuid);
-    if (!generation) return;
-    for (const image of generation.images) {
-      if (image.final_key === null && image.error === null) await this.failImage(generation, image.index, reason);
-    }
-  }
-
-  /** Announces the outcome (before recording it, so a crash in between only repeats the same message). */
-  private async complete(uuid: string, bulkJobUuid: string | null): Promise<void> {
-    const generation = await this.deps.generations.findByUuid(uuid);
-    if (!generation || generation.stage === 'completed' || generation.stage === 'failed') return;
-    const finished = generation.images.filter((image) => image.final_key !== null);
-    const failed = generation.images.filter((image) => image.error !== null);
-    const at = this.deps.now();
-    const error = failed.length > 0 ? failureSummary(failed.length, generation.images.length, failed[0]!.error!) : null;
-    if (finished.length > 0) {
-      const payload = parseMessage(topics.generationCompleted, {
-        userId: generation.user_id,
-        generation_uuid: uuid,
-        images_completed: finished.length,
-        images_failed: failed.length,
-        thumbnail_object_key: finished[0]!.final_key,
-        bulk_job_uuid: bulkJobUuid,
-        at: at.toISOString(),
-      });
-      await this.deps.bus.publish(topics.generationCompleted, payload, {
-        messageId: `${topics.generationCompleted}:${uuid}`,
-      });
-      await this.deps.generations.finish(uuid, 'completed', error, at);
-      return;
-    }
-    const payload = parseMessage(topics.generationFailed, {
-      userId: generation.user_id,
-      generation_uuid: uuid,
-      error: error ?? 'The images could not be made.',
-      bulk_job_uuid: bulkJobUuid,
-      at: at.toISOString(),
-    });
-    await this.deps.bus.publish(topics.generationFailed, payload, { messageId: `${topics.generationFailed}:${uuid}` });
-    await this.deps.generations.finish(uuid, 'failed', error ?? 'The images could not be made.', at);
-  }
-
-  private async publishImageCompleted(
-    generation: GenerationDocument,
-    index: number,
-    key: string,
-    bulkJobUuid: string | null,
-  ): Promise<void> {
+  private async publishImageCompleted(generation: GenerationDocument, index: number, key: string): Promise<void> {
     const payload = parseMessage(topics.generationImageCompleted, {
       userId: generation.user_id,
       generation_uuid: generation.uuid,
       image_index: index,
       output_object_key: key,
-      bulk_job_uuid: bulkJobUuid,
+      bulk_job_uuid: generation.bulk_job_uuid,
       at: this.deps.now().toISOString(),
     });
     await this.deps.bus.publish(topics.generationImageCompleted, payload, {
