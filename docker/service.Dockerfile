@@ -25,7 +25,10 @@ FROM ${NODE_IMAGE} AS production-dependencies
 ARG WORKSPACE
 WORKDIR /app
 COPY --from=manifests /src/ ./
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund -w "${WORKSPACE}" --include-workspace-root=false
+# onnxruntime-node ships macOS and Windows binaries too (about 220 MB): only Linux's stay.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund -w "${WORKSPACE}" --include-workspace-root=false \
+ && find node_modules -path '*/onnxruntime-node/bin/napi-v*' -mindepth 1 -maxdepth 5 -type d \
+      \( -name darwin -o -name win32 \) -prune -exec rm -rf {} +
 
 FROM ${NODE_IMAGE}
 ARG ENTRY
