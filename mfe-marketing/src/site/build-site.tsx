@@ -13,8 +13,10 @@ import { robotsTxt, sitemapXml } from './seo-files';
 //   sitemap.xml, robots.txt
 
 interface BuildOptions {
-  appDir: string;
+  contentDir: string;
+  /** The app's dist/ (demo images come from there); MARKETING_OUT_DIR writes elsewhere, e.g. in a test. */
   distDir: string;
+  outDir: string;
   siteUrl: string;
   productName: string;
   css: string;
@@ -26,9 +28,11 @@ function readOptions(): BuildOptions {
   if (!/^https?:\/\/[^/]+$/.test(siteUrl)) {
     throw new Error(`SITE_URL must be an origin such as https://productgen.example, not "${siteUrl}"`);
   }
+  const distDir = path.join(appDir, 'dist');
   return {
-    appDir,
-    distDir: path.join(appDir, 'dist'),
+    contentDir: process.env.MARKETING_CONTENT_DIR || path.join(appDir, 'content'),
+    distDir,
+    outDir: process.env.MARKETING_OUT_DIR || distDir,
     siteUrl,
     productName: process.env.PRODUCT_NAME || DEFAULT_TOKENS.product,
     css: readFileSync(path.join(__dirname, 'site.css'), 'utf8')
@@ -44,22 +48,22 @@ function writeJson(file: string, value: unknown): void {
 
 async function main(): Promise<void> {
   const options = readOptions();
-  const pages = compileContent(path.join(options.appDir, 'content'), {
+  const pages = compileContent(options.contentDir, {
     product: options.productName,
     supportEmail: process.env.SUPPORT_EMAIL || DEFAULT_TOKENS.supportEmail,
   });
   const samples = JSON.parse(readFileSync(path.join(options.distDir, 'demo', 'samples.json'), 'utf8')) as DemoSample[];
   const index: SiteIndex = { siteUrl: options.siteUrl, routes: siteRoutes(pages), samples };
 
-  writeJson(path.join(options.distDir, 'routes.json'), index);
+  writeJson(path.join(options.outDir, 'routes.json'), index);
   for (const page of pages) {
-    writeJson(path.join(options.distDir, 'pages', `${page.slug}.json`), page);
+    writeJson(path.join(options.outDir, 'pages', `${page.slug}.json`), page);
     const route = index.routes.find((candidate) => candidate.slug === page.slug)!;
     const prerendered = await prerenderPage({ route, page, index, productName: options.productName, css: options.css });
-    writeJson(path.join(options.distDir, 'prerender', `${page.slug}.json`), prerendered);
+    writeJson(path.join(options.outDir, 'prerender', `${page.slug}.json`), prerendered);
   }
-  writeFileSync(path.join(options.distDir, 'sitemap.xml'), sitemapXml(options.siteUrl, pages));
-  writeFileSync(path.join(options.distDir, 'robots.txt'), robotsTxt(options.siteUrl));
+  writeFileSync(path.join(options.outDir, 'sitemap.xml'), sitemapXml(options.siteUrl, pages));
+  writeFileSync(path.join(options.outDir, 'robots.txt'), robotsTxt(options.siteUrl));
   console.log(`marketing: ${pages.length} pages (${index.routes.length} paths) prerendered for ${options.siteUrl}`);
 }
 
