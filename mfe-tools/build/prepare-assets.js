@@ -1,6 +1,6 @@
 'use strict';
-// Build step of mfe-tools (before webpack): puts the tools' models in .assets/models, where webpack copies them
-// to dist/tool-assets/. The models come from MODELS_DIR (default models/cache, filled by `npm run models:fetch`
+// Build step of mfe-tools (before webpack): puts the tools' models in .assets/models and their before/after
+// samples in .assets/samples, where webpack copies them to dist/tool-assets/. The models come from MODELS_DIR (default models/cache, filled by `npm run models:fetch`
 // from ../shared/models); u2netp's float16 file becomes float32 here. Model files are build output, never
 // committed (.assets is git-ignored).
 
@@ -8,6 +8,7 @@ const { spawnSync } = require('node:child_process');
 const { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
 const { convertFloat16ModelToFloat32 } = require('./onnx-fp16-to-fp32');
+const { makeSamples } = require('./make-samples');
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 const modelsDir = path.resolve(repoRoot, process.env.MODELS_DIR || 'models/cache');
@@ -54,10 +55,15 @@ function prepareModels() {
 module.exports = { assetsDir, OUTPUTS, SOURCES, modelsDir, prepareModels };
 
 if (require.main === module) {
-  try {
+  (async () => {
     prepareModels();
-  } catch (error) {
-    console.error(error instanceof Error ? error.message : error);
+    await makeSamples({
+      assetsDir,
+      segmentationModel: path.join(assetsDir, OUTPUTS.segmentation),
+      upscalerModel: path.join(assetsDir, OUTPUTS.upscaler),
+    });
+  })().catch((error) => {
+    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
     process.exit(1);
-  }
+  });
 }

@@ -22,8 +22,8 @@ export function ModelStatus({ state }: { state: ModelState }) {
     );
   }
   return (
-    <p className={styles.status} role="status">
-      <Spinner size="sm" /> {state.phase === 'runtime' ? TEXTS.loadingRuntime : TEXTS.loadingModel}
+    <p className={styles.status} role="status" data-testid="model-loading">
+      <Spinner size="sm" label={null} /> {state.phase === 'runtime' ? TEXTS.loadingRuntime : TEXTS.loadingModel}
     </p>
   );
 }

@@ -50,7 +50,7 @@ describe('u2netp converted to float32 at build', () => {
   it('has no float16 tensor left and fewer Cast nodes', () => {
     const model = onnx.ModelProto.decode(converted.bytes);
     const float16 = onnx.TensorProto.DataType.FLOAT16;
-    expect(model.graph?.initializer.filter((tensor) => tensor.dataType === float16)).toEqual([]);
+    expect((model.graph?.initializer ?? []).filter((tensor) => tensor.dataType === float16)).toEqual([]);
     expect(converted.removedCasts).toBeGreaterThan(100);
   });
 
