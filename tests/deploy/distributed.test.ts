@@ -1,0 +1,229 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { repoRoot, signInWithDevIdentity } from '../support/platform-process';
+import { pollUntil } from '../support/poll';
+import { createThrowawayVhost, type ThrowawayVhost } from '../support/rabbitmq';
+
+// `npm run start:distributed` (scripts/distributed/start.mjs): every compose service as its own process from its
+// build, on real RabbitMQ and the embedded MongoDB and S3 processes. One creation goes through the gateway, and
+// with OTEL_EXPORTER_OTLP_ENDPOINT pointing at an OTLP/HTTP receiver in this test, its spans form one trace:
+// gateway → generation → billing, and generation → bus → render worker.
+// Starting 13 processes takes a minute on an idle machine, several on a loaded one.
+jest.setTimeout(900_000);
+
+const AMQP_URL = process.env.AMQP_URL;
+const PHOTO = path.resolve(repoRoot, '../shared/photos/test/electronics/headphones-black.jpg');
+const SIGNUP_CREDITS = 10;
+
+interface ReceivedSpan {
+  service: string;
+  traceId: string;
+  spanId: string;
+  parentSpanId: string;
+  name: string;
+  kind: number;
+  attributes: Record<string, string | undefined>;
+}
+
+/** An OTLP/HTTP (JSON) trace receiver: what the OpenTelemetry Collector would get. */
+async function startTraceReceiver(): Promise<{ url: string; spans: ReceivedSpan[]; close(): Promise<void> }> {
+  const spans: ReceivedSpan[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      if (req.url === '/v1/traces') {
+        const payload = JSON.parse(body) as {
+          resourceSpans: Array<{
+            resource: { attributes: Array<{ key: string; value: { stringValue?: string } }> };
+            scopeSpans: Array<{
+              spans: Array<
+                Omit<ReceivedSpan, 'service' | 'attributes'> & {
+                  attributes: Array<{ key: string; value: { stringValue?: string } }>;
+                }
+              >;
+            }>;
+          }>;
+        };
+        for (const resourceSpans of payload.resourceSpans) {
+          const service =
+            resourceSpans.resource.attributes.find((attribute) => attribute.key === 'service.name')?.value
+              .stringValue ?? '';
+          for (const scope of resourceSpans.scopeSpans) {
+            for (const span of scope.spans) {
+              const attributes = Object.fromEntries(
+                span.attributes.map((attribute) => [attribute.key, attribute.value.stringValue]),
+              );
+              spans.push({ ...span, service, attributes, parentSpanId: span.parentSpanId ?? '' });
+            }
+          }
+        }
+      }
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    spans,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+if (!AMQP_URL) {
+  test.skip('start:distributed needs RabbitMQ: set AMQP_URL (CI does) to run it', () => undefined);
+} else {
+  describe('npm run start:distributed', () => {
+    let dir: string;
+    let vhost: ThrowawayVhost;
+    let receiver: Awaited<ReturnType<typeof startTraceReceiver>>;
+    let launcher: ChildProcess;
+    let output = '';
+    let urls: { web: string; api: string };
+    let sessionKey: string;
+    let generationUuid: string;
+
+    const api = async <T>(pathname: string, json?: unknown): Promise<T> => {
+      const answer = await fetch(`${urls.api}${pathname}`, {
+        method: json === undefined ? 'GET' : 'POST',
+        headers: { 'X-Session-Key': sessionKey, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: json === undefined ? undefined : JSON.stringify(json),
+      });
+      const text = await answer.text();
+      if (answer.status !== 200) throw new Error(`${pathname} answered ${answer.status}: ${text.slice(0, 500)}`);
+      return JSON.parse(text) as T;
+    };
+
+    beforeAll(async () => {
+      dir = await mkdtemp(path.join(tmpdir(), 'productgen-distributed-'));
+      vhost = await createThrowawayVhost(AMQP_URL, 'productgen-distributed');
+      receiver = await startTraceReceiver();
+      launcher = spawn(process.execPath, ['scripts/distributed/start.mjs', '--data-dir', dir, '--free-ports'], {
+        cwd: repoRoot,
+        env: {
+          ...process.env,
+          AMQP_URL: vhost.url,
+          LOG_LEVEL: 'warn',
+          NODE_ENV: 'development',
+          DEV_IDENTITY_PROVIDER: 'true',
+          OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      launcher.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      launcher.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const readyLine = await pollUntil(
+        'the distributed platform to be ready',
+        async () => {
+          if (launcher.exitCode !== null) throw new Error(`start:distributed exited:\n${output}`);
+          return /distributed platform ready (.*)/.exec(output)?.[1];
+        },
+        (line) => line !== undefined,
+        { timeoutMs: 600_000, intervalMs: 250 },
+      ).catch((error: Error) => {
+        throw new Error(`${error.message}\nstart:distributed output:\n${output.slice(-5000)}`);
+      });
+      urls = JSON.parse(readyLine!) as { web: string; api: string };
+    });
+
+    afterAll(async () => {
+      if (launcher && launcher.exitCode === null) {
+        const exited = new Promise((resolve) => launcher.once('exit', resolve));
+        launcher.kill('SIGTERM');
+        await exited;
+      }
+      await receiver?.close();
+      await vhost?.remove();
+      if (dir) await rm(dir, { recursive: true, force: true });
+    });
+
+    test('the web origin serves the shell, the registry and each microfrontend through its own host', async () => {
+      const page = await fetch(`${urls.web}/dashboard`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<html');
+      const registry = (await (await fetch(`${urls.web}/remotes.json`)).json()) as Record<string, string>;
+      expect(Object.keys(registry).sort()).toEqual(['mfe_create', 'mfe_dashboard', 'mfe_marketing', 'mfe_tools']);
+      for (const manifestPath of Object.values(registry)) {
+        const manifest = await fetch(`${urls.web}${manifestPath}`);
+        expect(manifest.status).toBe(200);
+        expect(manifest.headers.get('cache-control')).toBe('no-cache');
+      }
+      const runtime = (await (await fetch(`${urls.web}/runtime-config.json`)).json()) as { apiBaseUrl: string };
+      expect(runtime.apiBaseUrl).toBe(`http://localhost:${new URL(urls.api).port}`);
+    });
+
+    test('a creation goes through the gateway to generation, billing and a render worker', async () => {
+      const signedIn = await signInWithDevIdentity(urls.api, {
+        email: 'distributed@example.com',
+        given_name: 'Dist',
+        family_name: 'Ributed',
+      });
+      sessionKey = signedIn.session_key;
+      await pollUntil(
+        'the signup credits',
+        () => api<{ credits: number; credits_pending?: boolean }>('/auth/me'),
+        (me) => me.credits === SIGNUP_CREDITS && !me.credits_pending,
+      );
+      const photo = (await readFile(PHOTO)).toString('base64');
+      generationUuid = (await api<{ generation_uuid: string }>('/image-gen/category', { image: photo }))
+        .generation_uuid;
+      await api('/imageGenFromId', { id: generationUuid, numGenerates: 1 });
+      const finished = await pollUntil(
+        'the creation to finish',
+        () =>
+          api<{ status: string; images: unknown[]; gen_error: string | null }>(`/image-gen/status/${generationUuid}`),
+        (status) => status.status === 'completed' || status.status === 'failed',
+        { timeoutMs: 240_000, intervalMs: 500 },
+      );
+      expect(finished).toMatchObject({ status: 'completed', gen_error: null });
+      expect(finished.images).toHaveLength(1);
+      expect((await api<{ credits: number }>('/auth/me')).credits).toBe(SIGNUP_CREDITS - 1);
+    });
+
+    test('the creation is one trace: gateway → generation → billing, and generation → bus → render worker', async () => {
+      // OTLP span kinds: 2 SERVER, 4 PRODUCER, 5 CONSUMER.
+      const start = receiver.spans.find(
+        (span) => span.service === 'gateway' && span.kind === 2 && span.attributes['url.path'] === '/imageGenFromId',
+      );
+      if (!start) {
+        const seen = receiver.spans.map((span) => `${span.service} ${span.kind} ${span.name}`);
+        throw new Error(`no gateway span of POST /imageGenFromId among ${JSON.stringify(seen.slice(0, 60))}`);
+      }
+      const byId = new Map<string, ReceivedSpan>();
+      const inTrace = () => receiver.spans.filter((span) => span.traceId === start!.traceId);
+      // The worker's spans are exported in its next batch, after the generation has finished.
+      await pollUntil(
+        'the render worker spans',
+        async () => inTrace().filter((span) => span.service === 'generation-worker').length,
+        (count) => count > 0,
+        { timeoutMs: 60_000, intervalMs: 250 },
+      );
+      for (const span of inTrace()) byId.set(span.spanId, span);
+      /** The services a span's parents pass through, itself first, up to the root. */
+      const chainOf = (span: ReceivedSpan): string[] => {
+        const chain = [span.service];
+        for (let parent = byId.get(span.parentSpanId); parent; parent = byId.get(parent.parentSpanId)) {
+          chain.push(parent.service);
+        }
+        return chain;
+      };
+      const services = (chain: string[]) => chain.filter((service, index) => chain[index - 1] !== service);
+
+      const billing = inTrace().find((span) => span.service === 'billing' && span.kind === 2);
+      expect(billing).toBeDefined();
+      expect(services(chainOf(billing!))).toEqual(['billing', 'generation', 'gateway']);
+
+      const worker = inTrace().find((span) => span.service === 'generation-worker' && span.kind === 5);
+      expect(worker).toBeDefined();
+      expect(services(chainOf(worker!))).toEqual(['generation-worker', 'generation', 'gateway']);
+      // Between the worker and the generation API stands the publish on the bus (a PRODUCER span).
+      expect(byId.get(worker!.parentSpanId)?.kind).toBe(4);
+      // One root: the gateway's SERVER span of the request.
+      expect(inTrace().filter((span) => !byId.has(span.parentSpanId))).toEqual([start]);
+    });
+  });
+}
