@@ -58,17 +58,20 @@ describe('crash recovery', () => {
       published: false,
       created_at: claimedAt,
     });
-    if (balanceMoved) {
-      await billing.connection.collection('accounts').updateOne(
-        { _id: operation.userId as never },
-        {
-          $inc: { balance: operation.delta, version: 1 },
-          $push: { recent_ops: { key: operation.key } as never },
-          $setOnInsert: { purchaser: false },
-        },
-        { upsert: true },
-      );
-    }
+    if (balanceMoved) await moveBalance(operation);
+  }
+
+  /** Step 2 of an operation (the account's conditional update), as its claimant does it. */
+  async function moveBalance(operation: ReturnType<typeof planPurchase>): Promise<void> {
+    await billing.connection.collection('accounts').updateOne(
+      { _id: operation.userId as never },
+      {
+        $inc: { balance: operation.delta, version: 1 },
+        $push: { recent_ops: { key: operation.key, fingerprint: operation.fingerprint } as never },
+        $setOnInsert: { purchaser: false },
+      },
+      { upsert: true },
+    );
   }
 
   it('finishes an operation whose balance moved, completes an owed credit, voids an unmoved debit', async () => {
@@ -87,7 +90,7 @@ describe('crash recovery', () => {
     // Once the claims are stale, the sweep takes them over.
     billing.clock.advance(5000);
     await billing.service.recover();
-    // The periodic sweep (every LEDGER_STALE_OPERATION_MS) may have taken one of them over first: wait for both.
+    // The periodic sweep (every LEDGER_STALE_OPERATION_MS) may have taken one of them over first: wait for all.
     const operations = billing.connection.collection('ledger_operations');
     const keys = [movedReservation.key, purchase.key, voidReservation.key] as never[];
     await waitFor(
@@ -113,6 +116,25 @@ describe('crash recovery', () => {
     // The moved one answers its success again.
     const movedUuid = movedReservation.entries[0]!.generationId!;
     expect((await reserve(billing, moved, 3, movedUuid)).body).toEqual({ balance: 7, watermark: true });
+  });
+
+  it('a claimant that stalled past its voided claim: its count completes it, another count is a conflict', async () => {
+    // The sweep voided (deleted) the claim of a reservation of 3; then its stalled claimant moved the balance.
+    const userId = await userWithCredits(billing, 10);
+    const generationUuid = randomUUID();
+    const stalled = planReservation(userId, generationUuid, 3);
+    await moveBalance(stalled);
+
+    const otherCount = await reserve(billing, userId, 5, generationUuid);
+    expect(otherCount.status).toBe(409);
+    expect(await balanceOf(billing, userId)).toBe(7);
+    const operations = billing.connection.collection('ledger_operations');
+    expect(await operations.countDocuments({ _id: stalled.key as never })).toBe(0);
+
+    expect((await reserve(billing, userId, 3, generationUuid)).body).toEqual({ balance: 7, watermark: true });
+    const entries = await entriesOf(billing, userId);
+    expect(entries.filter((entry) => entry.source_ref.startsWith(`gen:${generationUuid}:`))).toHaveLength(3);
+    expect(sumOfEntries(entries)).toBe(7);
   });
 });
 

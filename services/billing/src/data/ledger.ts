@@ -296,18 +296,26 @@ export class Ledger {
     if (need > 0) filter.balance = { $gte: need };
     const update: Record<string, unknown> = {
       $inc: { balance: operation.delta, version: 1 },
-      $push: { recent_ops: { $each: [{ key: operation.key }], $slice: -RECENT_KEYS_KEPT } },
+      $push: {
+        recent_ops: { $each: [{ key: operation.key, fingerprint: operation.fingerprint }], $slice: -RECENT_KEYS_KEPT },
+      },
     };
     if (operation.marksPurchaser) update.$set = { purchaser: true };
     let account = await this.accounts.findOneAndUpdate(filter, update, { returnDocument: 'after' }).lean();
     if (!account) {
       account = await this.accounts.findById(operation.userId).lean();
       if (!account) throw new Error(`Account of ${operation.userId} vanished`);
-      const alreadyMoved = account.recent_ops.some((recent) => recent.key === operation.key);
-      if (!alreadyMoved) {
+      const moved = account.recent_ops.find((recent) => recent.key === operation.key);
+      if (!moved) {
         // Not enough credits: all or nothing, so nothing was debited, and nothing is remembered.
         await this.release(operation.key, token);
         return { status: 'rejected', balance: account.balance };
+      }
+      if (moved.fingerprint !== undefined && moved.fingerprint !== operation.fingerprint) {
+        // A claimant that stalled past its claim moved the balance for another request under this key (another
+        // count): its entries are its own to write; this request is the conflicting one.
+        await this.release(operation.key, token);
+        throw new OperationConflictError(`Operation ${operation.key} was already applied to a different request`);
       }
       // A crashed claimant moved the balance already: finish its work with the balance as it is now.
     }

@@ -4,6 +4,8 @@ import type { OperationKind, PlannedEntry, TransactionType } from '../domain/led
 /** Key of an operation whose balance change is done: a second change under the same key is refused. */
 export interface AppliedOperationKey {
   key: string;
+  /** What the change was for (absent on keys written by earlier versions): a retry must match it. */
+  fingerprint?: string;
 }
 
 /** One per user: the balance, changed only by conditional atomic updates. */
@@ -94,7 +96,7 @@ export interface DevCheckoutSessionDocument {
   created_at: Date;
 }
 
-const appliedKeySchema = new Schema<AppliedOperationKey>({ key: String }, { _id: false });
+const appliedKeySchema = new Schema<AppliedOperationKey>({ key: String, fingerprint: String }, { _id: false });
 
 const accountSchema = new Schema<AccountDocument>(
   {
