@@ -17,9 +17,23 @@ describe('runtime config', () => {
     });
   });
 
+  it('without an API base, takes the page host with the API port (any host the user typed)', () => {
+    const config = { apiPort: 8080, devIdentityProvider: true };
+    expect(parseRuntimeConfig(config, { protocol: 'http:', hostname: '127.0.0.1' }).apiBaseUrl).toBe(
+      'http://127.0.0.1:8080',
+    );
+    expect(parseRuntimeConfig(config, { protocol: 'http:', hostname: 'studio.lan' }).apiBaseUrl).toBe(
+      'http://studio.lan:8080',
+    );
+    // jsdom's page is http://localhost/.
+    expect(parseRuntimeConfig(config).apiBaseUrl).toBe('http://localhost:8080');
+  });
+
   it.each([
     [null, 'must hold a JSON object'],
     [{ apiBaseUrl: '/api' }, 'apiBaseUrl must be an absolute http(s) URL'],
+    [{ devIdentityProvider: true }, 'apiBaseUrl or apiPort (1-65535) is required'],
+    [{ apiPort: 0, devIdentityProvider: true }, 'apiBaseUrl or apiPort (1-65535) is required'],
     [{ apiBaseUrl: 'http://a', devIdentityProvider: 'yes' }, 'devIdentityProvider must be true or false'],
     [{ apiBaseUrl: 'http://a', devIdentityProvider: false }, 'googleClientId is required'],
     [{ apiBaseUrl: 'http://a', devIdentityProvider: true, productName: ' ' }, 'productName must be a non-empty string'],

@@ -13,7 +13,10 @@ export const devstackConfigSchema = z.object({
   DATA_DIR: envFields.nonEmpty().default('.data'),
   /** Interface the web and API servers listen on; loopback keeps the dev identity provider off the network. */
   HOST: envFields.nonEmpty().default('127.0.0.1'),
-  /** Host name the browser uses; the web app and the API must share it so the session cookie reaches downloads. */
+  /**
+   * Host name in the printed URLs and in the payment return address. The web app itself calls the API at whatever
+   * host the page was opened at (the runtime config names only the API port).
+   */
   PUBLIC_HOST: envFields.nonEmpty().default('localhost'),
   PRODUCT_NAME: envFields.nonEmpty().default('ProductGen'),
   /** Empty in embedded mode: the built-in dev identity provider signs people in. */

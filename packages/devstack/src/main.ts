@@ -35,7 +35,7 @@ async function main(): Promise<void> {
     shellDistDir: path.join(repoRoot, 'shell', 'dist'),
     webRoot,
     runtimeConfig: {
-      apiBaseUrl: platform.apiUrl,
+      apiPort: Number(new URL(platform.apiUrl).port),
       googleClientId: config.GOOGLE_CLIENT_ID,
       productName: config.PRODUCT_NAME,
       devIdentityProvider: launcherDevIdentityProvider(config),

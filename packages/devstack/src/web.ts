@@ -20,8 +20,13 @@ export interface MicrofrontendBuild {
   distDir: string;
 }
 
+/**
+ * /runtime-config.json. Embedded mode names no API host, only its port: the web app takes the page's own host (see
+ * platform-client resolveApiBaseUrl), so the platform works at localhost, 127.0.0.1 or a LAN name alike.
+ */
 export interface RuntimeConfig {
-  apiBaseUrl: string;
+  apiBaseUrl?: string;
+  apiPort?: number;
   googleClientId: string;
   productName: string;
   devIdentityProvider: boolean;

@@ -4,6 +4,7 @@ export {
   type PlatformClientOptions,
   type SignInCredentials,
 } from './client';
+export { resolveApiBaseUrl, type ApiLocation, type PageLocation } from './api-base';
 export { configurePlatformClient, getPlatformClient, resetPlatformClient } from './singleton';
 export { ApiError, isApiError, UNAUTHORIZED } from './errors';
 export { PlatformEvents, type PlatformEvent } from './events';

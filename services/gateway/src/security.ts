@@ -8,6 +8,7 @@ import { MemoryStore, rateLimit, type RateLimitInfo } from 'express-rate-limit';
 import helmet from 'helmet';
 import type { GatewayConfig } from './config';
 import { ipBucket, isSignInRoute, secondsUntil, sessionBucket, tooManyRequestsMessage } from './domain/rate-limit-keys';
+import { isAllowedWebOrigin } from './domain/web-origins';
 
 /** What the route-resolving middleware leaves for the ones after it (rate limits, auth, body, dispatch). */
 export interface RequestState {
@@ -77,21 +78,28 @@ export function securityHeaders(config: GatewayConfig): RequestHandler {
         upgradeInsecureRequests: production ? [] : null,
       },
     },
-    // Web app and API share a site (app.example.com / api.example.com, localhost:3000 / :8080).
+    // Web app and API share a site (app.example.com / api.example.com; in embedded mode the web app addresses the
+    // API at its own host, e.g. 127.0.0.1:3000 / 127.0.0.1:8080), so nothing here needs to load cross-site.
     crossOriginResourcePolicy: { policy: 'same-site' },
   });
 }
 
-/** CORS for the web app's origins only; an unknown Origin gets no Access-Control-Allow-Origin at all. */
+/**
+ * CORS for the web app's origins only (configured, or the web app at the host the API was addressed by; see
+ * isAllowedWebOrigin); an unknown Origin gets no Access-Control-Allow-Origin at all.
+ */
 export function corsPolicy(config: GatewayConfig): RequestHandler {
-  const allowed = new Set(config.WEB_ORIGINS);
-  return cors({
-    origin: (origin, callback) => callback(null, origin !== undefined && allowed.has(origin) ? origin : false),
+  const options = {
     credentials: true,
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
     allowedHeaders: ['Content-Type', 'X-Session-Key', 'X-Request-Id', 'traceparent', 'tracestate'],
     exposedHeaders: ['X-Request-Id', 'RateLimit', 'RateLimit-Policy', 'Retry-After'],
     maxAge: 600,
+  };
+  return cors((req, callback) => {
+    const origin = req.headers.origin;
+    const allowed = isAllowedWebOrigin(origin, req.headers.host, config.WEB_ORIGINS);
+    callback(null, { ...options, origin: allowed ? origin : false });
   });
 }
 

@@ -63,6 +63,19 @@ describe('CORS, CSP, body limits and pass-through bodies', () => {
     expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
   });
 
+  it('allows the web app at the host the API was addressed by, on the web port, and no other host', async () => {
+    const at = (host: string, origin: string) =>
+      request(gateway.app).get('/image-gen/categories').set('Host', host).set('Origin', origin);
+    for (const host of ['127.0.0.1', 'studio.lan']) {
+      const response = await at(`${host}:8080`, `http://${host}:3000`);
+      expect(response.headers['access-control-allow-origin']).toBe(`http://${host}:3000`);
+    }
+    // Another host than the one addressed, another port, another scheme: not the web app.
+    for (const origin of ['http://evil.example:3000', 'http://studio.lan:4000', 'https://studio.lan:3000']) {
+      expect((await at('studio.lan:8080', origin)).headers['access-control-allow-origin']).toBeUndefined();
+    }
+  });
+
   it('sends a Content-Security-Policy naming the web and remote origins', async () => {
     const response = await request(gateway.app).get('/docs');
     const csp = response.headers['content-security-policy'] ?? '';
