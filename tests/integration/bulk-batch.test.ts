@@ -4,7 +4,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { pollUntil } from '../support/poll';
 import { readZipEntries } from '../support/zip';
-import { startInProcessPlatform, type InProcessPlatform } from './batch/platform';
+import { plainRequest, startInProcessPlatform, type InProcessPlatform, type PlainResponse } from './batch/platform';
 import { batchForm, craftZip, makeZip } from './batch/zips';
 
 // Batch creation through the gateway on the platform as `npm start` composes it (embedded MongoDB and S3, the
@@ -34,25 +34,21 @@ interface BulkJobAnswer {
 
 let platform: InProcessPlatform;
 
-function api(pathname: string, sessionKey: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(`${platform.apiUrl}${pathname}`, {
-    ...init,
-    headers: { 'X-Session-Key': sessionKey, ...(init.headers as Record<string, string>) },
-  });
+function api(pathname: string, sessionKey: string, init: { method?: string; body?: FormData } = {}) {
+  return plainRequest(`${platform.apiUrl}${pathname}`, { ...init, headers: { 'X-Session-Key': sessionKey } });
 }
 
-async function json<T>(response: Response): Promise<T> {
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${response.url} answered ${response.status}: ${text}`);
-  return JSON.parse(text) as T;
+function json<T>(response: PlainResponse): T {
+  if (response.status !== 200) throw new Error(`answered ${response.status}: ${response.body.toString('utf8')}`);
+  return response.json<T>();
 }
 
-function upload(sessionKey: string, form: FormData): Promise<Response> {
+function upload(sessionKey: string, form: FormData): Promise<PlainResponse> {
   return api('/image-gen/bulk-zip', sessionKey, { method: 'POST', body: form });
 }
 
 async function credits(sessionKey: string): Promise<number> {
-  return (await json<{ credits: number }>(await api('/auth/me', sessionKey))).credits;
+  return json<{ credits: number }>(await api('/auth/me', sessionKey)).credits;
 }
 
 async function photo(relative: string): Promise<Buffer> {
@@ -83,7 +79,15 @@ function pixelBombPng(): Buffer {
 }
 
 beforeAll(async () => {
-  platform = await startInProcessPlatform({ PROGRESS_POLL_MS: '1000' });
+  platform = await startInProcessPlatform({
+    PROGRESS_POLL_MS: '1000',
+    // In embedded mode the render worker's compose stages hold the one event loop for seconds at a time (measured
+    // here: up to 16 s), which every service shares; these limits let calls wait for it instead of failing.
+    SESSION_VERIFY_TIMEOUT_MS: '60000',
+    UPSTREAM_TIMEOUT_MS: '120000',
+    INTERNAL_TIMEOUT_MS: '60000',
+    RESERVING_TIMEOUT_MS: '150000',
+  });
 });
 
 afterAll(async () => {
@@ -112,12 +116,12 @@ describe('the bad-input corpus: a clear 4xx, nothing stored, nothing charged', (
     expect(await credits(user.sessionKey)).toBe(SIGNUP_CREDITS);
     expect(await platform.objects(BULK_BUCKET)).toEqual([]);
     expect((await platform.objects(GENERATION_BUCKET)).length).toBe(generationObjects);
-    expect(await json(await api('/image-gen/bulk-jobs', user.sessionKey))).toEqual({ jobs: [] });
+    expect(json(await api('/image-gen/bulk-jobs', user.sessionKey))).toEqual({ jobs: [] });
   });
 
   async function refused(form: FormData, status: number, message: string | RegExp): Promise<void> {
     const answer = await upload(user.sessionKey, form);
-    const body = (await answer.json()) as { code: number; error: string };
+    const body = answer.json<{ code: number; error: string }>();
     expect({ status: answer.status, code: body.code }).toEqual({ status, code: status });
     if (typeof message === 'string') expect(body.error).toBe(message);
     else expect(body.error).toMatch(message);
@@ -250,15 +254,15 @@ describe('a batch from upload to Download All', () => {
       { name: 'notes.txt', data: Buffer.from('not a photo') },
     ]);
 
-    const answer = await json<{ bulk_job_uuid: string }>(
-      await upload(owner.sessionKey, batchForm(zip, { numGenerates: '2' })),
+    const answer = json<{ bulk_job_uuid: string }>(
+      await upload(owner.sessionKey, batchForm(zip, { numGenerates: '1' })),
     );
     jobUuid = answer.bulk_job_uuid;
-    // 3 products × 2 images, all at once, before any image is made.
-    expect(await credits(owner.sessionKey)).toBe(SIGNUP_CREDITS - 6);
+    // 3 products × 1 image, all at once, before any image is made.
+    expect(await credits(owner.sessionKey)).toBe(SIGNUP_CREDITS - 3);
 
-    // While it runs it is in the in-progress list (rendering 6 images takes far longer than this call).
-    const inProgress = await json<{ jobs: Array<{ bulk_job_uuid: string; status: string }> }>(
+    // While it runs it is in the in-progress list (rendering 3 images takes far longer than this call).
+    const inProgress = json<{ jobs: Array<{ bulk_job_uuid: string; status: string }> }>(
       await api('/image-gen/bulk-jobs?statuses=pending,processing', owner.sessionKey),
     );
     expect(inProgress.jobs.map((job) => job.bulk_job_uuid)).toContain(jobUuid);
@@ -279,15 +283,15 @@ describe('a batch from upload to Download All', () => {
     ]);
     for (const generation of job.generations) {
       expect(generation.metadata.status).toBe('completed');
-      expect(generation.images).toHaveLength(2);
+      expect(generation.images).toHaveLength(1);
       expect(generation.images.every((image) => image.metadata.fixes_done.every(Boolean))).toBe(true);
     }
     expect(job.thumbnails).toHaveLength(3);
-    expect(await credits(owner.sessionKey)).toBe(SIGNUP_CREDITS - 6);
+    expect(await credits(owner.sessionKey)).toBe(SIGNUP_CREDITS - 3);
     // The upload is gone once every product was handed over.
     expect(await platform.objects(BULK_BUCKET)).toEqual([]);
 
-    const finished = await json<{ jobs: Array<{ bulk_job_uuid: string }> }>(
+    const finished = json<{ jobs: Array<{ bulk_job_uuid: string }> }>(
       await api('/image-gen/bulk-jobs?statuses=completed,failed', owner.sessionKey),
     );
     expect(finished.jobs.map((entry) => entry.bulk_job_uuid)).toEqual([jobUuid]);
@@ -296,19 +300,16 @@ describe('a batch from upload to Download All', () => {
   test('Download All streams a folder per product, originals only when asked for', async () => {
     const download = await api(`/download/bulk/${jobUuid}`, owner.sessionKey);
     expect(download.status).toBe(200);
-    expect(download.headers.get('content-type')).toBe('application/zip');
-    const names = readZipEntries(Buffer.from(await download.arrayBuffer())).map((entry) => entry.name);
+    expect(download.headers['content-type']).toBe('application/zip');
+    const names = readZipEntries(download.body).map((entry) => entry.name);
     expect(names.sort()).toEqual([
       'headphones-1/1.jpg',
-      'headphones-1/2.jpg',
       'headphones/1.jpg',
-      'headphones/2.jpg',
       'perfume/1.jpg',
-      'perfume/2.jpg',
     ]);
 
     const withOriginals = await api(`/download/bulk/${jobUuid}?originals=true`, owner.sessionKey);
-    const entries = readZipEntries(Buffer.from(await withOriginals.arrayBuffer()));
+    const entries = readZipEntries(withOriginals.body);
     expect(
       entries
         .map((entry) => entry.name)
@@ -322,8 +323,8 @@ describe('a batch from upload to Download All', () => {
     const stranger = await platform.signIn('batch.stranger@example.com');
     const job = await api(`/image-gen/bulk-job/${jobUuid}`, stranger.sessionKey);
     expect(job.status).toBe(404);
-    expect(await job.json()).toEqual({ code: 404, error: 'Job not found.' });
+    expect(job.json()).toEqual({ code: 404, error: 'Job not found.' });
     expect((await api(`/download/bulk/${jobUuid}`, stranger.sessionKey)).status).toBe(404);
-    expect(await json(await api('/image-gen/bulk-jobs', stranger.sessionKey))).toEqual({ jobs: [] });
+    expect(json(await api('/image-gen/bulk-jobs', stranger.sessionKey))).toEqual({ jobs: [] });
   });
 });

@@ -1,4 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
@@ -77,4 +78,48 @@ export async function startInProcessPlatform(env: Record<string, string> = {}): 
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+export interface PlainResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+  json<T>(): T;
+}
+
+/**
+ * One HTTP request on a connection of its own. In embedded mode the render worker shares the event loop with
+ * every service, so the platform can be busy for seconds; a reused keep-alive connection that the server times
+ * out meanwhile would be reset under the next request (a browser silently retries such a request; fetch does not).
+ */
+export async function plainRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: FormData } = {},
+): Promise<PlainResponse> {
+  const headers: Record<string, string> = { ...options.headers };
+  let payload: Buffer | undefined;
+  if (options.body) {
+    const encoded = new Response(options.body);
+    headers['content-type'] = encoded.headers.get('content-type') ?? 'multipart/form-data';
+    payload = Buffer.from(await encoded.arrayBuffer());
+    headers['content-length'] = String(payload.length);
+  }
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method: options.method ?? 'GET', headers, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', reject);
+      response.on('end', () => {
+        const body = Buffer.concat(chunks);
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          body,
+          json: <T>() => JSON.parse(body.toString('utf8')) as T,
+        });
+      });
+    });
+    request.on('error', reject);
+    request.end(payload);
+  });
 }
