@@ -25,16 +25,30 @@ function writeScratch(name: string, text: string): string {
   return file;
 }
 
-function renderOverlay(overlay: string): Record<string, any>[] {
+/** A rendered object, loosely typed: the tests reach into it to plant one mistake. */
+interface Manifest {
+  kind: string;
+  metadata: { name: string };
+  spec: Record<string, unknown>;
+  data?: Record<string, string>;
+}
+interface PodSpecHolder {
+  template: { spec: { containers: Array<{ securityContext: Record<string, unknown> }> } };
+}
+
+function renderOverlay(overlay: string): Manifest[] {
   const text = execFileSync('kubectl', ['kustomize', path.join(root, 'k8s', 'overlays', overlay)], {
     encoding: 'utf8',
   });
-  return YAML.parseAllDocuments(text).map((document) => document.toJS());
+  return YAML.parseAllDocuments(text).map((document) => document.toJS() as Manifest);
 }
 
-const find = (objects: Record<string, any>[], kind: string, name: string) =>
-  objects.find((object) => object.kind === kind && object.metadata.name === name) as Record<string, any>;
-const asYaml = (objects: Record<string, any>[]) => objects.map((object) => YAML.stringify(object)).join('---\n');
+const find = (objects: Manifest[], kind: string, name: string): Manifest => {
+  const object = objects.find((candidate) => candidate.kind === kind && candidate.metadata.name === name);
+  if (!object) throw new Error(`${kind}/${name} is not in the rendered overlay`);
+  return object;
+};
+const asYaml = (objects: Manifest[]) => objects.map((object) => YAML.stringify(object)).join('---\n');
 
 describe('Kubernetes manifests', () => {
   test.each(['dev', 'prod'])('the %s overlay renders and every object passes the schemas and rules', (overlay) => {
@@ -54,7 +68,7 @@ describe('Kubernetes manifests', () => {
     const common = objects.find(
       (object) => object.kind === 'ConfigMap' && object.metadata.name.startsWith('productgen-common'),
     );
-    expect(common?.data.NODE_ENV).toBe('production');
+    expect(common?.data?.NODE_ENV).toBe('production');
     expect(YAML.stringify(objects)).not.toMatch(/DEV_IDENTITY_PROVIDER|DEV_IDP_ENABLED/);
     expect(objects.some((object) => object.kind === 'Secret')).toBe(false);
   });
@@ -77,7 +91,8 @@ describe('Kubernetes manifests', () => {
 
   test('a writable root filesystem breaks the project rules', () => {
     const objects = renderOverlay('prod');
-    const container = find(objects, 'Deployment', 'billing').spec.template.spec.containers[0];
+    const container = (find(objects, 'Deployment', 'billing').spec as unknown as PodSpecHolder).template.spec
+      .containers[0]!;
     delete container.securityContext.readOnlyRootFilesystem;
     const { status, output } = validate('kubernetes', writeScratch('writable.yaml', asYaml(objects)));
     expect(output).toContain('Deployment/billing container billing: readOnlyRootFilesystem must be true');
