@@ -62,7 +62,52 @@ export function useImageQueue() {
     urls.current.clear();
     setItems([]);
   }, []);
-  return { items, add, update, setResult, clear };
+
+  const [working, setWorking] = useState(false);
+  /** Runs `work` on every image not done yet, one at a time; an image that fails is marked and the rest go on. */
+  const run = async (work: (item: QueueItem) => Promise<void>) => {
+    setWorking(true);
+    for (const item of items.filter((entry) => entry.status !== 'done')) {
+      update(item.id, { status: 'working' });
+      try {
+        await work(item);
+      } catch {
+        // SPEC §8: processing errors are not shown as messages; the card says the image failed.
+        update(item.id, { status: 'failed' });
+      }
+    }
+    setWorking(false);
+  };
+  return { items, add, update, setResult, clear, run, working };
+}
+
+export type ImageQueue = ReturnType<typeof useImageQueue>;
+
+/** The batch tools' two buttons: run over the waiting images (its label turns into the working text), and Clear. */
+export function QueueActions({
+  queue,
+  ready,
+  label,
+  workingText,
+  onRun,
+}: {
+  queue: ImageQueue;
+  ready: boolean;
+  label: string;
+  workingText: string;
+  onRun: () => void;
+}) {
+  const waiting = queue.items.some((item) => item.status !== 'done');
+  return (
+    <div className={styles.controls}>
+      <Button onClick={onRun} disabled={!ready || queue.working || !waiting} loading={queue.working}>
+        {queue.working ? workingText : label}
+      </Button>
+      <Button variant="secondary" onClick={queue.clear} disabled={queue.working || queue.items.length === 0}>
+        Clear
+      </Button>
+    </div>
+  );
 }
 
 /** One card per image: the result (or the original while waiting), its size, progress and its download. */

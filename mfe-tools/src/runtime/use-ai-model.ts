@@ -59,6 +59,8 @@ export function useAiModel(model: ToolModel, { allowGpu }: { allowGpu: boolean }
       } catch {
         throw new Error(TEXTS.modelLoadFailed);
       }
+      // A named measure: visible in the browser's performance panel and read by `npm run bench:tools`.
+      performance.measure(`${model} model load`, { start: started });
       update({ phase: 'ready', device, worker: client, loadSeconds: (performance.now() - started) / 1000 });
     })().catch((error: unknown) => {
       update({ phase: 'error', message: error instanceof Error ? error.message : TEXTS.modelLoadFailed });

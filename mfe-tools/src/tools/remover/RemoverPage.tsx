@@ -1,10 +1,9 @@
 import { useState } from 'react';
-import { Button } from '@productgen/ui-kit';
 import { baseNameOf, capLongSide } from '../../algorithms/resize-plan';
 import { applyAlpha } from '../../inference/segmentation';
 import type { RgbaImage } from '../../inference/tensors';
 import { decodeImage, encodePixels, pixelsOf } from '../../image/canvas';
-import { QueueList, useImageQueue } from '../../layout/image-queue';
+import { QueueActions, QueueList, useImageQueue } from '../../layout/image-queue';
 import { ModelStatus } from '../../layout/ModelStatus';
 import { ToolPage } from '../../layout/ToolPage';
 import { UploadArea } from '../../layout/UploadArea';
@@ -42,39 +41,32 @@ export function RemoverPage() {
   const queue = useImageQueue();
   const [background, setBackground] = useState<'transparent' | 'color'>('transparent');
   const [colour, setColour] = useState('#FFFFFF');
-  const [working, setWorking] = useState(false);
 
-  const removeBackgrounds = async () => {
+  const removeBackgrounds = () => {
     if (model.phase !== 'ready') return;
-    setWorking(true);
     const chosenColour = background === 'color' ? colour : null;
-    for (const item of queue.items.filter((entry) => entry.status !== 'done')) {
-      queue.update(item.id, { status: 'working' });
-      try {
-        const bitmap = await decodeImage(item.file);
-        const size = capLongSide(bitmap.width, bitmap.height, REMOVER_MAX_SIDE);
-        const image = pixelsOf(bitmap, size.width, size.height);
-        const reply = await model.worker.request({
-          type: 'segment',
-          data: image.data,
-          width: size.width,
-          height: size.height,
-        });
-        if (reply.type !== 'alpha') throw new Error('unexpected answer');
-        const { blob, name } = await encodeCutOut(image, reply.alpha, chosenColour, item.file.name);
-        queue.setResult(item.id, blob, name, size.width, size.height);
-      } catch {
-        // SPEC §8: processing errors are not shown as messages; the card says the image failed.
-        queue.update(item.id, { status: 'failed' });
-      }
-    }
-    setWorking(false);
+    void queue.run(async (item) => {
+      const bitmap = await decodeImage(item.file);
+      const size = capLongSide(bitmap.width, bitmap.height, REMOVER_MAX_SIDE);
+      const image = pixelsOf(bitmap, size.width, size.height);
+      const started = performance.now();
+      const reply = await model.worker.request({
+        type: 'segment',
+        data: image.data,
+        width: size.width,
+        height: size.height,
+      });
+      if (reply.type !== 'alpha') throw new Error('unexpected answer');
+      performance.measure('background removal', { start: started });
+      const { blob, name } = await encodeCutOut(image, reply.alpha, chosenColour, item.file.name);
+      queue.setResult(item.id, blob, name, size.width, size.height);
+    });
   };
 
   return (
     <ToolPage path="/remove-background-shopify" sample="remover" howTo={HOW_TO}>
       <ModelStatus state={model} />
-      <UploadArea multiple onFiles={queue.add} disabled={working} />
+      <UploadArea multiple onFiles={queue.add} disabled={queue.working} />
       <fieldset className={styles.controls}>
         <legend>Background</legend>
         <label>
@@ -106,18 +98,13 @@ export function RemoverPage() {
           </label>
         )}
       </fieldset>
-      <div className={styles.controls}>
-        <Button
-          onClick={() => void removeBackgrounds()}
-          disabled={model.phase !== 'ready' || working || !queue.items.some((item) => item.status !== 'done')}
-          loading={working}
-        >
-          {working ? TEXTS.processing : 'Remove background'}
-        </Button>
-        <Button variant="secondary" onClick={queue.clear} disabled={working || queue.items.length === 0}>
-          Clear
-        </Button>
-      </div>
+      <QueueActions
+        queue={queue}
+        ready={model.phase === 'ready'}
+        label="Remove background"
+        workingText={TEXTS.processing}
+        onRun={removeBackgrounds}
+      />
       <QueueList items={queue.items} workingText={TEXTS.processing} />
     </ToolPage>
   );

@@ -1,8 +1,6 @@
-import { useState } from 'react';
-import { Button } from '@productgen/ui-kit';
 import { baseNameOf, capLongSide } from '../../algorithms/resize-plan';
 import { decodeImage, encodePixels, pixelsOf } from '../../image/canvas';
-import { QueueList, useImageQueue } from '../../layout/image-queue';
+import { QueueActions, QueueList, useImageQueue } from '../../layout/image-queue';
 import { ModelStatus } from '../../layout/ModelStatus';
 import { ToolPage } from '../../layout/ToolPage';
 import { UploadArea } from '../../layout/UploadArea';
@@ -24,31 +22,24 @@ const HOW_TO = [
 export function UpscalerPage() {
   const model = useAiModel('upscaler', { allowGpu: true });
   const queue = useImageQueue();
-  const [working, setWorking] = useState(false);
 
-  const upscaleAll = async () => {
+  const upscaleAll = () => {
     if (model.phase !== 'ready') return;
-    setWorking(true);
-    for (const item of queue.items.filter((entry) => entry.status !== 'done')) {
-      queue.update(item.id, { status: 'working' });
-      try {
-        const bitmap = await decodeImage(item.file);
-        const size = capLongSide(bitmap.width, bitmap.height, UPSCALER_MAX_INPUT);
-        const image = pixelsOf(bitmap, size.width, size.height);
-        const reply = await model.worker.request(
-          { type: 'upscale', data: image.data, width: size.width, height: size.height },
-          [image.data.buffer],
-          (progress) => progress.type === 'progress' && queue.update(item.id, { progress: progress }),
-        );
-        if (reply.type !== 'image') throw new Error('unexpected answer');
-        const blob = await encodePixels(reply, 'image/png');
-        queue.setResult(item.id, blob, `${baseNameOf(item.file.name)}_upscaled.png`, reply.width, reply.height);
-      } catch {
-        // SPEC §8: processing errors are not shown as messages; the card says the image failed.
-        queue.update(item.id, { status: 'failed' });
-      }
-    }
-    setWorking(false);
+    void queue.run(async (item) => {
+      const bitmap = await decodeImage(item.file);
+      const size = capLongSide(bitmap.width, bitmap.height, UPSCALER_MAX_INPUT);
+      const image = pixelsOf(bitmap, size.width, size.height);
+      const started = performance.now();
+      const reply = await model.worker.request(
+        { type: 'upscale', data: image.data, width: size.width, height: size.height },
+        [image.data.buffer],
+        (progress) => progress.type === 'progress' && queue.update(item.id, { progress }),
+      );
+      if (reply.type !== 'image') throw new Error('unexpected answer');
+      performance.measure('upscale', { start: started });
+      const blob = await encodePixels(reply, 'image/png');
+      queue.setResult(item.id, blob, `${baseNameOf(item.file.name)}_upscaled.png`, reply.width, reply.height);
+    });
   };
 
   return (
@@ -60,19 +51,14 @@ export function UpscalerPage() {
           upscaling).
         </p>
       )}
-      <UploadArea multiple onFiles={queue.add} disabled={working} />
-      <div className={styles.controls}>
-        <Button
-          onClick={() => void upscaleAll()}
-          disabled={model.phase !== 'ready' || working || !queue.items.some((item) => item.status !== 'done')}
-          loading={working}
-        >
-          {working ? TEXTS.upscaling : 'Upscale'}
-        </Button>
-        <Button variant="secondary" onClick={queue.clear} disabled={working || queue.items.length === 0}>
-          Clear
-        </Button>
-      </div>
+      <UploadArea multiple onFiles={queue.add} disabled={queue.working} />
+      <QueueActions
+        queue={queue}
+        ready={model.phase === 'ready'}
+        label="Upscale"
+        workingText={TEXTS.upscaling}
+        onRun={upscaleAll}
+      />
       <QueueList items={queue.items} workingText={TEXTS.upscaling} />
     </ToolPage>
   );
