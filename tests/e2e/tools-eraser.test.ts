@@ -116,11 +116,12 @@ function luminanceStats(rgb: Buffer, channels: number, pick: (x: number, y: numb
     for (let x = 0; x < WIDTH; x += 1) {
       if (!pick(x, y)) continue;
       const i = channels * (y * WIDTH + x);
-      const luminance = 0.299 * rgb[i] + 0.587 * rgb[i + 1] + 0.114 * rgb[i + 2];
+      const [red = 0, green = 0, blueValue = 0] = rgb.subarray(i, i + 3);
+      const luminance = 0.299 * red + 0.587 * green + 0.114 * blueValue;
       sum += luminance;
       squares += luminance * luminance;
       count += 1;
-      if (rgb[i + 2] > rgb[i] + 60) blue += 1;
+      if (blueValue > red + 60) blue += 1;
     }
   }
   const mean = sum / count;
