@@ -6,8 +6,11 @@ import { checkReadiness, type ReadinessCheck } from './health';
 import type { Lifecycle, RunningServer } from './lifecycle';
 import type { Logger } from './logger';
 
-/** The port of /metrics, /healthz and /readyz in distributed mode (a render worker has no other port). */
-export const metricsConfig = { METRICS_PORT: envFields.port(9464) };
+/**
+ * The port of /metrics, /healthz and /readyz in distributed mode (a render worker has no other port). The images set
+ * 9464; unset, any free port (logged), so several processes on one machine never collide.
+ */
+export const metricsConfig = { METRICS_PORT: envFields.port(0) };
 
 /** One registry per process (in embedded mode every composed service shares it). */
 export const metricsRegistry = new Registry();
