@@ -153,6 +153,24 @@ describe.each([standIn, realBilling])('billing internal API: $name', (implementa
     expect(await creditsOf(userId)).toBe(SIGNUP_CREDITS - 1);
   });
 
+  test("a reservation's state: none before and after a refusal, charged with its images once applied", async () => {
+    const userId = await billing.signUp();
+    const other = await billing.signUp();
+    const generationUuid = randomUUID();
+    const stateOf = (owner: string, uuid: string) =>
+      client.reservationState({ params: { userId: owner, generationUuid: uuid } });
+
+    expect(await stateOf(userId, generationUuid)).toEqual({ state: 'none', images: 0, watermark: true });
+    await reserve(userId, generationUuid, 3);
+    expect(await stateOf(userId, generationUuid)).toEqual({ state: 'charged', images: 3, watermark: true });
+    // Another user's generation is not theirs to ask about.
+    expect(await stateOf(other, generationUuid)).toEqual({ state: 'none', images: 0, watermark: true });
+
+    const refused = randomUUID();
+    expect((await refusal(reserve(userId, refused, 50))).status).toBe(402);
+    expect(await stateOf(userId, refused)).toEqual({ state: 'none', images: 0, watermark: true });
+  });
+
   test('bad input is a 400 naming the field', async () => {
     const answer = await fetch(`${billing.url}${billingInternalRoutes.reserveCredits.path}`, {
       method: 'POST',

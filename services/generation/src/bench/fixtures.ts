@@ -99,6 +99,16 @@ export class BillingFixture {
       const account = this.accounts.get(params.userId) ?? { credits: 0, purchaser: false };
       return { credits: account.credits, purchaser: account.purchaser };
     });
+    serveRoute(app, billingInternalRoutes.reservationState, ({ params }) => {
+      const account = this.accounts.get(params.userId) ?? { credits: 0, purchaser: false };
+      const reservation = this.reservations.get(params.generationUuid);
+      const charged = reservation !== undefined && reservation.userId === params.userId;
+      return {
+        state: charged ? ('charged' as const) : ('none' as const),
+        images: charged ? reservation.count : 0,
+        watermark: !account.purchaser,
+      };
+    });
     app.use(errorHandler());
     this.server = await listen(app);
   }
