@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import request from 'supertest';
+import { planVariations } from '../src/domain/styles';
+import { closeInferenceThread } from '../src/models/runtime';
+import { newUserId, PHOTOS_DIR, Stack } from './helpers';
+
+// Generation's side of a batch (bulk's internal calls): a product whose category no chosen preset has is skipped and
+// its credits given back; a photo that fails the checks fails with its credits given back; a repeated hand-over
+// answers the same without giving anything back twice. Bulk's batch reservation is stood in by the billing fixture.
+describe('batch products handed over by bulk', () => {
+  const stack = new Stack();
+  let app: Awaited<ReturnType<Stack['service']>>;
+  let mug: string;
+  const user = newUserId();
+  const job = randomUUID();
+
+  beforeAll(async () => {
+    await stack.start();
+    app = await stack.service();
+    mug = (await readFile(path.join(PHOTOS_DIR, 'demo/mug.jpg'))).toString('base64');
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack.stop();
+    await closeInferenceThread();
+  }, 60_000);
+
+  /** What bulk's batch reservation did for one product: `count` credits charged to it. */
+  function reserved(count: number): string {
+    const uuid = randomUUID();
+    stack.billing.reservations.set(uuid, { userId: user, count, answer: { balance: 0, watermark: true } });
+    return uuid;
+  }
+
+  async function presetFor(category: string): Promise<string> {
+    const [variation] = planVariations({ generationUuid: randomUUID(), category: category as never, count: 1 });
+    const created = await app.connection.collection('style_presets').insertOne({
+      user_id: user,
+      name: `Only ${category}`,
+      category,
+      recipe: variation!.recipe,
+      source_generation_uuid: randomUUID(),
+      source_image_index: 0,
+      created_at: new Date(),
+    });
+    return created.insertedId.toHexString();
+  }
+
+  const handOver = (body: Record<string, unknown>) =>
+    request(app.app)
+      .post('/internal/bulk-generations')
+      .send({
+        userId: user,
+        bulk_job_uuid: job,
+        original_filename: 'mug.jpg',
+        image: mug,
+        presets: [],
+        watermark: true,
+        ...body,
+      });
+
+  test('no chosen preset fits the product: skipped, every credit given back, nothing recorded', async () => {
+    const uuid = reserved(2);
+    const presets = [await presetFor('fashion'), await presetFor('jewelry')];
+    const answer = await handOver({ generation_uuid: uuid, count: 2, presets });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ generation_uuid: uuid, outcome: 'skipped', category: 'kitchen', images: 0 });
+    expect([...stack.billing.refunds].filter((key) => key.startsWith(uuid)).sort()).toEqual([`${uuid}:0`, `${uuid}:1`]);
+    expect(await app.connection.collection('generations').countDocuments({ uuid })).toBe(0);
+
+    // Bulk hands the product over again after a restart: the same answer, nothing given back twice.
+    const again = await handOver({ generation_uuid: uuid, count: 2, presets });
+    expect(again.body.outcome).toBe('skipped');
+    expect([...stack.billing.refunds].filter((key) => key.startsWith(uuid))).toHaveLength(2);
+  }, 120_000);
+
+  test('a photo that fails the checks: failed with the reason, every credit given back', async () => {
+    const uuid = reserved(3);
+    const answer = await handOver({
+      generation_uuid: uuid,
+      count: 3,
+      image: Buffer.from('%PDF-1.7 not a photo').toString('base64'),
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({
+      outcome: 'failed',
+      images: 0,
+      error: 'The file is not a supported image (JPEG, PNG or WebP).',
+    });
+    expect([...stack.billing.refunds].filter((key) => key.startsWith(uuid))).toHaveLength(3);
+  }, 120_000);
+
+  test("presets by id: the user's own with their categories; an unknown one is a 404; a job's generations", async () => {
+    const kitchen = await presetFor('kitchen');
+    const found = await request(app.app).get(`/internal/users/${user}/style-presets?ids=${kitchen}`);
+    expect(found.body).toEqual({ presets: [{ id: kitchen, preset_name: 'Only kitchen', category_name: 'kitchen' }] });
+    const missing = await request(app.app).get(`/internal/users/${user}/style-presets?ids=p-unknown`);
+    expect(missing.status).toBe(404);
+    expect(missing.body.error).toBe('Style preset not found: p-unknown');
+    const listed = await request(app.app).get(`/internal/users/${user}/bulk-jobs/${job}/generations`);
+    expect(listed.body).toEqual({ generations: [] });
+  }, 60_000);
+});
