@@ -10,6 +10,9 @@ jest.mock('../src/shared/resize', () => ({
   resizeImageToJpeg: jest.fn(async (file: File) => new Blob([`resized ${file.name}`], { type: 'image/jpeg' })),
 }));
 
+// userEvent drives up to 200 files through the real zip and form code: seconds on a loaded machine, not milliseconds.
+jest.setTimeout(30_000);
+
 const JOB_UUID = '7b0f1c2e-4d5a-4e6f-8a9b-0c1d2e3f4a5b';
 const PRESETS = [
   { id: 'p1', preset_name: 'Bright counter', category_name: 'kitchen' },

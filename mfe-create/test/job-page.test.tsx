@@ -97,6 +97,12 @@ describe('job page: the job', () => {
     );
   });
 
+  it('says the products are queued while a running job lists none yet', async () => {
+    renderJob({ [`GET ${JOB_PATH}`]: { body: job({ status: 'pending', generations_done: 0, generations: [] }) } });
+    await loaded();
+    expect(await screen.findByText(/Your products are queued/)).toBeInTheDocument();
+  });
+
   it.each([
     ['pending', 'Pending', true],
     ['completed', 'Completed', false],

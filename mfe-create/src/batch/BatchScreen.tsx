@@ -214,13 +214,7 @@ function BatchFlow() {
               <ul className={styles.grid}>
                 {state.items.map((item) => (
                   <li key={item.id} className={styles.tile}>
-                    <img
-                      className={styles.tileImage}
-                      src={item.previewUrl}
-                      alt={item.name}
-                      loading="lazy"
-                      decoding="async"
-                    />
+                    <img className={styles.tileImage} src={item.previewUrl} alt={item.name} loading="lazy" />
                     <span className={styles.tileName} title={item.name}>
                       {item.name}
                     </span>

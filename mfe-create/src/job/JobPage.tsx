@@ -21,6 +21,8 @@ import { useBulkJob } from './useBulkJob';
 import surfaces from '../shared/surfaces.module.css';
 import styles from './JobPage.module.css';
 
+export const QUEUED_MESSAGE = 'Your products are queued. Each appears here as its creation starts.';
+
 /** Every created image of the job, in the order the page shows them: what the viewer moves through. */
 function viewerImages(job: BulkJob, client: PlatformClient): ViewerImage[] {
   return (job.generations ?? []).flatMap((generation, productIndex) => {
@@ -136,6 +138,7 @@ function JobView({ job, pollFailed, showSiteTip }: { job: BulkJob; pollFailed: b
           {finished && showSiteTip && <SiteUrlTip />}
         </div>
       )}
+      {(job.generations ?? []).length === 0 && !finished && <p className={styles.queued}>{QUEUED_MESSAGE}</p>}
       <ul className={styles.generations} aria-label="Products">
         {(job.generations ?? []).map((generation, index) => (
           <li key={generation.generation_uuid || generation.id}>
