@@ -1,28 +1,23 @@
 import { useLocation, useNavigate } from 'react-router';
-import { usePaymentReturnRefresh, useSession } from '@productgen/platform-client';
+import { useSession } from '@productgen/platform-client';
 import { routeEntry, usePageMeta } from '@productgen/mf-shared';
 import { Button, Spinner } from '@productgen/ui-kit';
 import { CreditsLog } from './CreditsLog';
+import { ReferralDialog } from './ReferralDialog';
 import { StatCards } from './StatCards';
+import { usePaymentReturn } from './usePaymentReturn';
 import styles from './DashboardPage.module.css';
 
 const entry = routeEntry('/dashboard');
-
-/** The page's address as the router sees it, absolute (the payment-return check reads its query). */
-function useCurrentUrl(): string {
-  const { pathname, search } = useLocation();
-  return new URL(`${pathname}${search}`, window.location.origin).href;
-}
 
 export function DashboardPage() {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const { user, loading } = useSession();
-  const url = useCurrentUrl();
   usePageMeta({ title: entry.title, description: entry.description, path: pathname });
-  // SPEC §4: on ?payment=success, a Paid event, the payment check, and auth-refresh every 4 s for 12 s. It starts
-  // before the user has loaded so the first refresh is not delayed; the credit log follows the balance it brings.
-  usePaymentReturnRefresh({ url });
+  // SPEC §4: on ?payment=success, a Paid event, the payment check, auth-refresh every 4 s for 12 s, then the
+  // referral survey. It starts before the user has loaded so the first refresh is not delayed.
+  const { surveyOpen, closeSurvey } = usePaymentReturn(!!user);
 
   if (!user) {
     return (
@@ -44,6 +39,7 @@ export function DashboardPage() {
       <h1 className={styles.title}>Welcome back, {user.name || user.email}</h1>
       <StatCards />
       <CreditsLog />
+      <ReferralDialog open={surveyOpen} onDone={closeSurvey} />
     </section>
   );
 }
