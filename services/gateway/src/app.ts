@@ -85,6 +85,10 @@ function resolveRoute(routes: readonly ApiRoute[]): RequestHandler {
       params: match.params,
       sessionKey: presentedSessionKey(req.headers, match.route),
     });
+    // Download links are <img> and <a> on the web origin's pages. Chromium counts two ports of one IP address
+    // (127.0.0.1:3000 / :8080) as different sites, so same-site would blank every image there. Nothing leaks: a
+    // download answers only with the session cookie, which is SameSite=Lax, so another site's page never gets one.
+    if (match.route.acceptsSessionCookie) res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
     next();
   };
 }

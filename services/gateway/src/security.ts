@@ -78,8 +78,8 @@ export function securityHeaders(config: GatewayConfig): RequestHandler {
         upgradeInsecureRequests: production ? [] : null,
       },
     },
-    // Web app and API share a site (app.example.com / api.example.com; in embedded mode the web app addresses the
-    // API at its own host, e.g. 127.0.0.1:3000 / 127.0.0.1:8080), so nothing here needs to load cross-site.
+    // Web app and API share a site (app.example.com / api.example.com, localhost:3000 / :8080); the download routes
+    // alone answer cross-origin (see resolveRoute in app.ts).
     crossOriginResourcePolicy: { policy: 'same-site' },
   });
 }

@@ -128,11 +128,14 @@ describe('download routes', () => {
     expect(response.headers['content-type']).toBe('image/png');
     expect(response.headers['content-disposition']).toBe('attachment; filename="image-0.png"');
     expect(Buffer.compare(response.body as Buffer, IMAGE_BYTES)).toBe(0);
+    // Loadable as an <img> from the web app at any host (two ports of one IP address are two sites to Chromium).
+    expect(response.headers['cross-origin-resource-policy']).toBe('cross-origin');
   });
 
-  it('does not accept the cookie on routes that are not downloads', async () => {
+  it('does not accept the cookie on routes that are not downloads, which stay same-site', async () => {
     const response = await request(gateway.app).get('/auth/me').set('Cookie', 'session_key=key-alice');
     expect(response.status).toBe(401);
+    expect(response.headers['cross-origin-resource-policy']).toBe('same-site');
   });
 
   it('answers 401 on a download without any key', async () => {
