@@ -1,0 +1,173 @@
+'use strict';
+// `npm run bench:tools`: the free tools' speed in headless Chromium against the built platform (as `npm start` runs
+// it): model load times, background removal of a 1024-px photo, upscaling of a 384-px photo, and the eraser's fill
+// of 2 % and 10 % masks at 1024 px. The pages record their own timings as performance measures; this script reads
+// them. Figures only, no pass/fail.
+
+const { spawn } = require('node:child_process');
+const { existsSync, mkdtempSync, readdirSync, rmSync } = require('node:fs');
+const net = require('node:net');
+const { tmpdir } = require('node:os');
+const path = require('node:path');
+const { chromium } = require('playwright-core');
+const sharp = require('sharp');
+
+const repoRoot = path.resolve(__dirname, '..', '..');
+const PHOTO = path.resolve(repoRoot, '..', 'shared', 'photos', 'demo', 'guitar.jpg');
+const WAIT_MS = 300_000;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function startPlatform(dataDir) {
+  const launcher = path.join(repoRoot, 'packages', 'devstack', 'dist', 'main.js');
+  if (!existsSync(launcher) || !existsSync(path.join(repoRoot, 'shell', 'dist', 'index.html'))) {
+    throw new Error('The platform is not built: run `npm run build` once first.');
+  }
+  const [webPort, apiPort] = [await freePort(), await freePort()];
+  const child = spawn(process.execPath, [launcher], {
+    cwd: repoRoot,
+    env: { ...process.env, DATA_DIR: dataDir, WEB_PORT: String(webPort), API_PORT: String(apiPort), LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  await new Promise((resolve, reject) => {
+    const onData = (chunk) => {
+      output += chunk;
+      if (output.includes('is running')) resolve();
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`the platform exited with ${code}:\n${output}`)));
+  });
+  return { webUrl: `http://localhost:${webPort}`, stop: () => child.kill('SIGKILL') };
+}
+
+async function photo(file, longSide) {
+  await sharp(PHOTO).resize(longSide, longSide, { fit: 'inside' }).jpeg({ quality: 90 }).toFile(file);
+  return file;
+}
+
+/** Seconds of the page's performance measure with that name (the last one), once it exists. */
+async function measure(page, name) {
+  await page.waitForFunction((wanted) => performance.getEntriesByName(wanted).length > 0, name, { timeout: WAIT_MS });
+  return page.evaluate((wanted) => {
+    const entries = performance.getEntriesByName(wanted);
+    return entries[entries.length - 1].duration / 1000;
+  }, name);
+}
+
+async function benchModelTool(browser, webUrl, route, model, measureName, file, button) {
+  const page = await browser.newPage();
+  await page.goto(`${webUrl}${route}`);
+  const load = await measure(page, `${model} model load`);
+  const backend = await page.getByTestId('model-ready').innerText();
+  await page.locator('input[type=file]').setInputFiles(file);
+  await page.getByRole('button', { name: button }).click();
+  const run = await measure(page, measureName);
+  await page.close();
+  return { load, run, backend };
+}
+
+/** The eraser's own worker script on a 1024×768 photo with a disc mask of the given share of the picture. */
+async function benchFill(browser, webUrl, share) {
+  const page = await browser.newPage();
+  await page.goto(`${webUrl}/remove-object-from-photo`);
+  await page.getByText('Device mode: CPU').waitFor({ timeout: WAIT_MS });
+  const worker = readdirSync(path.join(repoRoot, 'mfe-tools', 'dist')).find((name) =>
+    /^productgen-fill\..*\.js$/.test(name),
+  );
+  const { version } = require(path.join(repoRoot, 'mfe-tools', 'package.json'));
+  const workerUrl = `${webUrl}/mfe/tools/${version}/${worker}`;
+  const { data, info } = await sharp(PHOTO)
+    .resize(1024, 768, { fit: 'cover' })
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  const seconds = await page.evaluate(
+    async ({ url, pixels, width, height, share }) => {
+      const rgba = Uint8ClampedArray.from(atob(pixels), (char) => char.charCodeAt(0));
+      const mask = new Uint8Array(width * height);
+      const radius = Math.sqrt((share * width * height) / Math.PI);
+      for (let y = 0; y < height; y += 1) {
+        for (let x = 0; x < width; x += 1) {
+          if ((x - width / 2) ** 2 + (y - height / 2) ** 2 <= radius * radius) mask[y * width + x] = 1;
+        }
+      }
+      const worker = new Worker(url);
+      const started = performance.now();
+      await new Promise((resolve, reject) => {
+        worker.onmessage = (event) => (event.data.type === 'image' ? resolve() : reject(new Error(event.data.message)));
+        worker.postMessage({ type: 'fill', id: 1, data: rgba, width, height, mask });
+      });
+      worker.terminate();
+      return (performance.now() - started) / 1000;
+    },
+    { url: workerUrl, pixels: data.toString('base64'), width: info.width, height: info.height, share },
+  );
+  await page.close();
+  return seconds;
+}
+
+async function main() {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'productgen-bench-tools-'));
+  const files = mkdtempSync(path.join(tmpdir(), 'productgen-bench-tools-files-'));
+  const platform = await startPlatform(dataDir);
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+  });
+  const s = (seconds) => `${seconds.toFixed(2)} s`;
+  try {
+    console.log('free tools in headless Chromium (figures appear as they are measured)');
+    const remover = await benchModelTool(
+      browser,
+      platform.webUrl,
+      '/remove-background-shopify',
+      'segmentation',
+      'background removal',
+      await photo(path.join(files, 'remover.jpg'), 1024),
+      'Remove background',
+    );
+    console.log(
+      `  device                                    ${remover.backend.replace(/^AI ready · runs on this device: /, '')}`,
+    );
+    console.log(`  u2netp (fp32) runtime + model load        ${s(remover.load)}`);
+    console.log(`  background removal, 1024-px photo         ${s(remover.run)}`);
+    const upscaler = await benchModelTool(
+      browser,
+      platform.webUrl,
+      '/image-upscaler',
+      'upscaler',
+      'upscale',
+      await photo(path.join(files, 'upscaler.jpg'), 384),
+      'Upscale',
+    );
+    console.log(`  Real-ESRGAN x4 runtime + model load       ${s(upscaler.load)}`);
+    console.log(`  upscaling, 384-px photo (→ 1536 px)       ${s(upscaler.run)}`);
+    console.log(`  eraser fill, 2 % mask at 1024×768         ${s(await benchFill(browser, platform.webUrl, 0.02))}`);
+    console.log(`  eraser fill, 10 % mask at 1024×768        ${s(await benchFill(browser, platform.webUrl, 0.1))}`);
+    console.log(
+      '  @imgly/background-removal: not run (its ISNet model is fetched from a CDN at run time, which is not ' +
+        'reachable offline here; AGPL: never bundled)',
+    );
+  } finally {
+    await browser.close();
+    platform.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(files, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
