@@ -35,8 +35,24 @@ const IMAGE = record(1, {
 const RECORDS = {
   body: {
     records: [
-      { type: 'single', id: GENERATION_UUID, status: 'completed', category: 'mug', num_images: 3 },
-      { type: 'bulk', id: '0b7f6a52-3c1e-4f6d-9a8b-2d4c6e8f0a1b', status: 'processing', category: null, num_images: 8 },
+      {
+        type: 'single',
+        id: GENERATION_UUID,
+        status: 'completed',
+        category: 'mug',
+        num_images: 3,
+        created_at: '2025-06-02T09:00:00.000Z',
+        thumbnail_url: null,
+      },
+      {
+        type: 'bulk',
+        id: '0b7f6a52-3c1e-4f6d-9a8b-2d4c6e8f0a1b',
+        status: 'processing',
+        category: null,
+        num_images: 8,
+        created_at: '2025-06-01T09:00:00.000Z',
+        thumbnail_url: null,
+      },
     ],
   },
 };
@@ -96,7 +112,7 @@ describe('/dashboard', () => {
     ).toEqual(['Creation Sets2', 'Images11', 'Credits Available9']);
   });
 
-  it('leaves out the creation cards, without an error, when the records cannot be fetched', async () => {
+  it('leaves out the creation cards and shows the fetch error in place of Past Creations when the records fail', async () => {
     renderDashboard({
       'GET /records': { status: 503, body: { code: 503, error: 'Service temporarily unavailable' } },
       'GET /credits/log': { body: { items: [SIGNUP], total: 1 } },
@@ -108,7 +124,10 @@ describe('/dashboard', () => {
         .getAllByRole('listitem')
         .map((card) => card.textContent),
     ).toEqual(['Credits Available9']);
-    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    const past = screen.getByRole('region', { name: 'Past Creations' });
+    expect(within(past).getByRole('alert')).toHaveTextContent(FETCH_ERROR_TEXT);
+    expect(within(past).queryByRole('table')).not.toBeInTheDocument();
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
     expect(screen.queryByText(/unavailable/)).not.toBeInTheDocument();
   });
 

@@ -1,11 +1,16 @@
+import { useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { useSession } from '@productgen/platform-client';
 import { routeEntry, usePageMeta } from '@productgen/mf-shared';
 import { Button, Spinner } from '@productgen/ui-kit';
 import { CreditsLog } from './CreditsLog';
+import { PastCreations } from './PastCreations';
+import { RecentlyCreated } from './RecentlyCreated';
+import { RefundDialog } from './RefundDialog';
 import { ReferralDialog } from './ReferralDialog';
 import { StatCards } from './StatCards';
 import { usePaymentReturn } from './usePaymentReturn';
+import { useRecords } from './useRecords';
 import styles from './DashboardPage.module.css';
 
 const entry = routeEntry('/dashboard');
@@ -18,6 +23,8 @@ export function DashboardPage() {
   // SPEC §4: on ?payment=success, a Paid event, the payment check, auth-refresh every 4 s for 12 s, then the
   // referral survey. It starts before the user has loaded so the first refresh is not delayed.
   const { surveyOpen, closeSurvey } = usePaymentReturn(!!user);
+  const records = useRecords();
+  const [refundFor, setRefundFor] = useState<string | null>(null);
 
   if (!user) {
     return (
@@ -37,8 +44,13 @@ export function DashboardPage() {
   return (
     <section className={styles.page}>
       <h1 className={styles.title}>Welcome back, {user.name || user.email}</h1>
-      <StatCards />
-      <CreditsLog />
+      <StatCards records={records} />
+      <div className={styles.sections}>
+        <RecentlyCreated records={records} />
+        <PastCreations records={records} onRequestRefund={setRefundFor} />
+        <CreditsLog />
+      </div>
+      <RefundDialog generationUuid={refundFor} onClose={() => setRefundFor(null)} />
       <ReferralDialog open={surveyOpen} onDone={closeSurvey} />
     </section>
   );

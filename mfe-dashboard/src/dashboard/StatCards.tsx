@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { usePlatformClient, useCredits } from '@productgen/platform-client';
+import { useCredits } from '@productgen/platform-client';
+import type { RecordsState } from './useRecords';
 import styles from './DashboardPage.module.css';
 
 export interface CreationTotals {
@@ -30,21 +30,9 @@ function StatCard({ label, value }: { label: string; value: number | string }) {
  * The stat cards: Creation Sets and Images come from the generation records and are left out when those
  * cannot be fetched (the rest of the dashboard is still useful); Credits Available follows the session.
  */
-export function StatCards() {
-  const client = usePlatformClient();
+export function StatCards({ records }: { records: RecordsState }) {
   const credits = useCredits();
-  const [totals, setTotals] = useState<CreationTotals | null>(null);
-
-  useEffect(() => {
-    let current = true;
-    client.records().then(
-      (records) => current && Array.isArray(records) && setTotals(creationTotals(records)),
-      () => current && setTotals(null),
-    );
-    return () => {
-      current = false;
-    };
-  }, [client]);
+  const totals = records.status === 'loaded' ? creationTotals(records.records) : null;
 
   return (
     <ul className={styles.stats} aria-label="Account summary">

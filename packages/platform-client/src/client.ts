@@ -21,6 +21,7 @@ import type {
   PackageId,
   Page,
   PaymentSuccessCheck,
+  RecordItem,
   RefundRequest,
   SignInResponse,
   StylePreset,
@@ -256,7 +257,7 @@ export function createPlatformClient(options: PlatformClientOptions) {
     generations: async (page = 1, pageSize = DEFAULT_PAGE_SIZE) =>
       http.call<Page<Generation>>('/image-gen/generations', { query: pageQuery(page, pageSize) }),
     generatedDetail: (id: string) => http.call<Generation>(`/image-gen/generated/${encodeURIComponent(id)}`),
-    records: async () => (await http.call<{ records: unknown[] }>('/records')).records,
+    records: async () => (await http.call<{ records: RecordItem[] }>('/records')).records,
 
     stylePresets: () => http.call<StylePresetList>('/style-presets'),
     stylePresetsForCategory: (categoryId: string) =>

@@ -115,6 +115,19 @@ export interface Page<T> {
   total: number;
 }
 
+/** A Past Creations row (GET /records): a single generation or a batch job, newest first. */
+export interface RecordItem {
+  type: 'single' | 'bulk';
+  /** The generation_uuid of a single row, the bulk_job_uuid of a batch row. */
+  id: string;
+  status: string;
+  category: string | null;
+  num_images: number;
+  created_at: string;
+  thumbnail_url: string | null;
+  [field: string]: unknown;
+}
+
 export interface RefundRequest {
   generationUuid: string;
   imageIndex: number;
