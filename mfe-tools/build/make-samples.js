@@ -11,7 +11,8 @@ const ort = require('onnxruntime-node');
 const sharp = require('sharp');
 
 const toolDir = path.join(__dirname, '..');
-const libDir = path.join(toolDir, '.build-lib');
+// A cache folder every tool ignores (git, Prettier, ESLint, jest).
+const libDir = path.join(toolDir, '..', 'node_modules', '.cache', 'mfe-tools-samples');
 const PHOTOS_DIR = path.resolve(toolDir, '..', '..', 'shared', 'photos');
 const SAMPLE_COUNT = 6;
 /** Long side of the pictures on the page. */
