@@ -31,8 +31,10 @@ test('serves the web app, its runtime documents and the API, then exits cleanly 
     string,
     unknown
   >;
+  // No API host: the web app puts its page's own host in front of the API port (any host the user typed works).
+  expect(runtimeConfig.apiBaseUrl).toBeUndefined();
   expect(runtimeConfig).toMatchObject({
-    apiBaseUrl: platform.apiUrl,
+    apiPort: Number(new URL(platform.apiUrl).port),
     devIdentityProvider: true,
     productName: 'ProductGen',
   });
