@@ -32,10 +32,18 @@ export function asLifecycles(name: string, module: unknown): LifeCycles<RemotePr
  * (or the remote's own bootstrap/mount) fails, it renders an error screen with Retry in the app's container
  * instead of leaving the page blank, and Retry tries again (the loader decides how to refresh the remote).
  */
+/** How long a remote's download and mount may take before single-spa logs it as stuck. */
+const REMOTE_MOUNT_MILLIS = 120_000;
+
+/** single-spa reads `timeouts` from the lifecycles object, though its typings leave it out. */
+type TimedLifeCycles = LifeCycles<RemoteProps> & {
+  timeouts: { mount: { millis: number; dieOnTimeout: boolean; warningMillis: number } };
+};
+
 export function createRemoteApplication(
   name: string,
   load: (attempt: number) => Promise<LifeCycles<RemoteProps>>,
-): LifeCycles<RemoteProps> {
+): TimedLifeCycles {
   let remote: LifeCycles<RemoteProps> | null = null;
   let attempts = 0;
   let errorRoot: Root | null = null;
@@ -78,6 +86,9 @@ export function createRemoteApplication(
   }
 
   return {
+    // The remote is downloaded inside mount, so mount lasts as long as the network does; single-spa's default
+    // (an error after 3 s) would report a slow connection as a fault. Failures show the error screen instead.
+    timeouts: { mount: { millis: REMOTE_MOUNT_MILLIS, dieOnTimeout: false, warningMillis: REMOTE_MOUNT_MILLIS } },
     bootstrap: async () => {},
     mount: async (props) => {
       generation += 1;

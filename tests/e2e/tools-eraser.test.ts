@@ -16,10 +16,6 @@ const HEIGHT = 480;
 const DISC = { x: 300, y: 230, radius: 45 };
 const WAIT_MS = 120_000;
 
-/** single-spa's notice that a mount took over 3 s (#31) is timing on a loaded machine, not a fault of the page. */
-const realProblems = (problems: string[]) =>
-  problems.filter((problem) => !problem.includes('single-spa minified message #31'));
-
 let dataDir: string;
 let workDir: string;
 let platform: PlatformProcess;
@@ -213,7 +209,7 @@ describe('/remove-object-from-photo in Chromium against npm start', () => {
     await page.getByRole('button', { name: 'Clear Image' }).click();
     await page.getByText('Choose an image or drop it here').waitFor();
     expect(await page.getByRole('link', { name: 'Get Started Free' }).getAttribute('href')).toBe('/login');
-    expect(realProblems(problems())).toEqual([]);
+    expect(problems()).toEqual([]);
     await context.close();
   });
 });

@@ -17,10 +17,6 @@ const PHOTO = path.join(repoRoot, '..', 'shared', 'photos', 'test', 'kitchen', '
 /** The model loader's ready line or its error: loading a model takes seconds, more on a busy machine. */
 const MODEL_TIMEOUT_MS = 120_000;
 
-/** single-spa's notice that a mount took over 3 s (#31) is timing on a loaded machine, not a fault of the page. */
-const realProblems = (problems: string[]) =>
-  problems.filter((problem) => !problem.includes('single-spa minified message #31'));
-
 let dataDir: string;
 let workDir: string;
 let platform: PlatformProcess;
@@ -168,7 +164,7 @@ describe('free tools in Chromium against npm start', () => {
       'shop_4.jpg jpeg 600×480',
     ]);
     expect(await page.getByRole('link', { name: 'Get Started Free' }).getAttribute('href')).toBe('/login');
-    expect(realProblems(problems())).toEqual([]);
+    expect(problems()).toEqual([]);
     await context.close();
   });
 
@@ -219,7 +215,7 @@ describe('free tools in Chromium against npm start', () => {
     expect(corner[0]).toBeLessThan(30);
     expect(corner[1]).toBeGreaterThan(225);
     expect(corner[2]).toBeLessThan(30);
-    expect(realProblems(problems())).toEqual([]);
+    expect(problems()).toEqual([]);
     await context.close();
   });
 
@@ -241,7 +237,7 @@ describe('free tools in Chromium against npm start', () => {
     expect(upscaled.name).toBe('banner_upscaled.png');
     const { width, height, format } = await sharp(upscaled.bytes).metadata();
     expect({ width, height, format }).toEqual({ width: 1536, height: 384, format: 'png' });
-    expect(realProblems(problems())).toEqual([]);
+    expect(problems()).toEqual([]);
     await context.close();
   });
 
