@@ -1,0 +1,341 @@
+// npm run bench:bulk [-- --products N] [--mode embedded|distributed|both]
+//
+// A batch of N products × 5 images (default 200 × 5 = 1000) end to end through the HTTP API: sign in, buy the
+// credits through the dev checkout, upload the zip, poll the job until it is done. Embedded mode: the platform
+// composed in one child process, exactly as `npm start` composes it. Distributed mode: auth, billing, the generation
+// API, two render workers, bulk and the gateway as separate processes from their builds, on real RabbitMQ (AMQP_URL,
+// a throwaway virtual host made with rabbitmqctl) and the embedded MongoDB and S3. Prints wall time, images per
+// second, the time to the first finished image and the peak RSS (VmHWM) of every process.
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const IMAGES_PER_PRODUCT = 5;
+const PHOTOS = path.resolve(root, '../shared/photos/test');
+
+function option(name, fallback) {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 ? process.argv[index + 1] : fallback;
+}
+
+const freePort = () =>
+  new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+
+const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** One request on its own connection (the embedded platform can hold its event loop for seconds). */
+function request(url, { method = 'GET', headers = {}, body } = {}) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers, agent: false }, (res) => {
+      const chunks = [];
+      res.on('data', (chunk) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function json(url, options) {
+  const answer = await request(url, options);
+  if (answer.status >= 400) throw new Error(`${url} answered ${answer.status}: ${answer.body.toString()}`);
+  return JSON.parse(answer.body.toString());
+}
+
+/** Peak resident set size of a process, from Linux's VmHWM. */
+function peakRssMb(pid) {
+  try {
+    const line = readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmHWM:\s+(\d+) kB/);
+    return line ? Math.round(Number(line[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
+function photos() {
+  const files = [];
+  for (const dir of readdirSync(PHOTOS)) {
+    const full = path.join(PHOTOS, dir);
+    if (!statSync(full).isDirectory()) continue;
+    for (const file of readdirSync(full)) if (/\.(jpe?g|png|webp)$/i.test(file)) files.push(path.join(full, file));
+  }
+  return files.sort();
+}
+
+async function makeZip(products) {
+  const yazl = require(path.join(root, 'node_modules/yazl'));
+  const zip = new yazl.ZipFile();
+  const files = photos();
+  for (let index = 0; index < products; index += 1) {
+    const file = files[index % files.length];
+    zip.addBuffer(readFileSync(file), `p${String(index).padStart(3, '0')}-${path.basename(file)}`);
+  }
+  zip.end();
+  const chunks = [];
+  for await (const chunk of zip.outputStream) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+function startProcess(name, script, env, readyLine) {
+  const child = spawn(process.execPath, [path.join(root, script)], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const onData = (chunk) => (output += chunk.toString());
+  child.stdout.on('data', onData);
+  child.stderr.on('data', onData);
+  const ready = new Promise((resolve, reject) => {
+    const timer = setInterval(async () => {
+      if (child.exitCode !== null) {
+        clearInterval(timer);
+        reject(new Error(`${name} exited:\n${output.slice(-3000)}`));
+        return;
+      }
+      if (readyLine && output.includes(readyLine)) {
+        clearInterval(timer);
+        resolve();
+      } else if (!readyLine && env.PORT) {
+        try {
+          if ((await request(`http://127.0.0.1:${env.PORT}/readyz`)).status === 200) {
+            clearInterval(timer);
+            resolve();
+          }
+        } catch {
+          // not listening yet
+        }
+      }
+    }, 200);
+  });
+  return { name, child, ready, output: () => output };
+}
+
+async function stopProcess(processInfo) {
+  if (processInfo.child.exitCode !== null) return;
+  const exited = new Promise((resolve) => processInfo.child.once('exit', resolve));
+  processInfo.child.kill('SIGTERM');
+  const timer = setTimeout(() => processInfo.child.kill('SIGKILL'), 20_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Signs in, buys enough credits through the dev checkout, uploads the batch and follows it to the end. */
+async function runBatch(apiUrl, products, label) {
+  const email = `bench.${randomBytes(4).toString('hex')}@example.com`;
+  const { credential } = await json(`${apiUrl}/dev-idp/credential?email=${email}&given_name=Bench&family_name=Mark`);
+  const { session_key: key } = await json(`${apiUrl}/auth/google`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ credential }),
+  });
+  const auth = { 'X-Session-Key': key };
+  const needed = products * IMAGES_PER_PRODUCT;
+  for (let bought = 0; bought < needed; bought += 200) {
+    const { sessionId } = await json(`${apiUrl}/payments/create-checkout-session`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ package: 3 }),
+    });
+    await request(`${apiUrl}/dev-checkout/${sessionId}/pay`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'card_number=4242424242424242',
+    });
+  }
+  for (;;) {
+    const me = await json(`${apiUrl}/auth/me`, { headers: auth });
+    if (me.credits >= needed) break;
+    await delay(500);
+  }
+
+  const form = new FormData();
+  form.append('zipFile', new Blob([await makeZip(products)], { type: 'application/zip' }), 'images.zip');
+  form.append('numGenerates', String(IMAGES_PER_PRODUCT));
+  const encoded = new Response(form);
+  const body = Buffer.from(await encoded.arrayBuffer());
+  const started = Date.now();
+  const { bulk_job_uuid: job } = await json(`${apiUrl}/image-gen/bulk-zip`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': encoded.headers.get('content-type'), 'content-length': String(body.length) },
+    body,
+  });
+  const accepted = Date.now() - started;
+  let firstImage = null;
+  let last;
+  for (;;) {
+    last = await json(`${apiUrl}/image-gen/bulk-job/${job}`, { headers: auth });
+    if (firstImage === null && last.thumbnails.length > 0) firstImage = Date.now() - started;
+    if (last.status === 'completed' || last.status === 'failed') break;
+    await delay(2000);
+  }
+  const wall = (Date.now() - started) / 1000;
+  const images = last.generations.reduce((sum, generation) => sum + generation.images.length, 0);
+  console.log(`\n${label}: ${products} products × ${IMAGES_PER_PRODUCT} → ${images} images, job ${last.status}`);
+  console.log(`  upload accepted after ${(accepted / 1000).toFixed(1)} s`);
+  console.log(`  first finished image after ${firstImage === null ? '–' : (firstImage / 1000).toFixed(1)} s`);
+  console.log(`  wall time ${wall.toFixed(1)} s, ${(images / wall).toFixed(2)} images/s`);
+}
+
+async function embeddedChild() {
+  const devstack = require(path.join(root, 'packages/devstack/dist/index.js'));
+  const kit = require(path.join(root, 'packages/service-kit/dist/index.js'));
+  const dataDir = process.env.BENCH_DATA_DIR;
+  const logger = kit.createLogger({ service: 'bench', level: 'error' });
+  const infrastructure = await devstack.startEmbeddedInfrastructure({ dataDir, logger });
+  const lifecycle = kit.createLifecycle({ logger });
+  lifecycle.handleSignals();
+  lifecycle.onShutdown('infrastructure', () => infrastructure.stop());
+  const config = kit.loadConfig(devstack.devstackConfigSchema, process.env);
+  const { apiUrl } = await devstack.startEmbeddedPlatform({
+    config,
+    infrastructure,
+    lifecycle,
+    webOrigin: `http://127.0.0.1:${config.WEB_PORT}`,
+  });
+  console.log(`BENCH API ${apiUrl}`);
+}
+
+/** Embedded mode: the platform in one child process. */
+async function embedded(products) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'productgen-bench-bulk-'));
+  const apiPort = await freePort();
+  const platform = startProcess(
+    'embedded platform',
+    'scripts/bench-bulk.mjs',
+    {
+      BENCH_CHILD: 'embedded',
+      BENCH_DATA_DIR: dataDir,
+      API_PORT: String(apiPort),
+      WEB_PORT: String(await freePort()),
+      PUBLIC_HOST: '127.0.0.1',
+      LOG_LEVEL: 'error',
+      DEV_IDENTITY_PROVIDER: 'true',
+      // The in-process renderer holds the one event loop for seconds at a time; let calls wait for it.
+      SESSION_VERIFY_TIMEOUT_MS: '60000',
+      UPSTREAM_TIMEOUT_MS: '300000',
+      INTERNAL_TIMEOUT_MS: '60000',
+      RESERVING_TIMEOUT_MS: '150000',
+    },
+    'BENCH API',
+  );
+  try {
+    await platform.ready;
+    await runBatch(`http://127.0.0.1:${apiPort}`, products, 'embedded (one process)');
+    console.log(`  peak RSS: embedded platform ${peakRssMb(platform.child.pid)} MB`);
+  } finally {
+    await stopProcess(platform);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function rabbitmqctl(args) {
+  for (const command of ['rabbitmqctl', '/usr/sbin/rabbitmqctl']) {
+    try {
+      execFileSync(command, ['-q', ...args], { stdio: 'pipe' });
+      return;
+    } catch (error) {
+      if (error.code !== 'ENOENT') throw error;
+    }
+  }
+  throw new Error('rabbitmqctl is needed for the distributed run (a throwaway virtual host)');
+}
+
+/** Distributed mode: every service its own process on real RabbitMQ. */
+async function distributed(products) {
+  const amqpUrl = process.env.AMQP_URL;
+  if (!amqpUrl) {
+    console.log('\ndistributed: skipped (set AMQP_URL to a RabbitMQ to run it)');
+    return;
+  }
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'productgen-bench-bulk-'));
+  const { startEmbeddedMongo } = require(path.join(root, 'packages/embedded-mongo/dist/index.js'));
+  const { startEmbeddedS3 } = require(path.join(root, 'packages/embedded-s3/dist/index.js'));
+  const vhost = `productgen-bench-bulk-${randomBytes(4).toString('hex')}`;
+  rabbitmqctl(['add_vhost', vhost]);
+  const url = new URL(amqpUrl);
+  rabbitmqctl(['set_permissions', '-p', vhost, decodeURIComponent(url.username) || 'guest', '.*', '.*', '.*']);
+  url.pathname = `/${encodeURIComponent(vhost)}`;
+  const mongo = await startEmbeddedMongo({ dbPath: path.join(dataDir, 'mongo') });
+  const s3 = await startEmbeddedS3({ dataDir: path.join(dataDir, 's3') });
+  const ports = {};
+  for (const name of ['auth', 'billing', 'generation', 'bulk', 'gateway']) ports[name] = await freePort();
+  const at = (name) => `http://127.0.0.1:${ports[name]}`;
+  const shared = {
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'error',
+    METRICS_PORT: '0',
+    MONGO_URL: mongo.url,
+    AMQP_URL: url.toString(),
+    DEV_IDENTITY_PROVIDER: 'true',
+    S3_ENDPOINT: s3.endpoint,
+    S3_ACCESS_KEY: s3.accessKey,
+    S3_SECRET_KEY: s3.secretKey,
+    AUTH_URL: at('auth'),
+    BILLING_URL: at('billing'),
+    GENERATION_URL: at('generation'),
+    BULK_URL: at('bulk'),
+    API_PUBLIC_URL: at('gateway'),
+  };
+  const processes = [];
+  const start = async (name, script, env, readyLine) => {
+    const started = startProcess(name, script, { ...shared, ...env }, readyLine);
+    processes.push(started);
+    await started.ready;
+  };
+  try {
+    await start('billing', 'services/billing/dist/main.js', { PORT: String(ports.billing) });
+    await start('auth', 'services/auth/dist/main.js', { PORT: String(ports.auth) });
+    await start('generation API', 'services/generation/dist/main.js', {
+      PORT: String(ports.generation),
+      GENERATION_WORKER: 'off',
+    });
+    await start('worker 1', 'services/generation/dist/worker.js', { LOG_LEVEL: 'info' }, 'render worker running');
+    await start('worker 2', 'services/generation/dist/worker.js', { LOG_LEVEL: 'info' }, 'render worker running');
+    await start('bulk', 'services/bulk/dist/main.js', { PORT: String(ports.bulk) });
+    await start('gateway', 'services/gateway/dist/main.js', {
+      PORT: String(ports.gateway),
+      API_PORT: String(ports.gateway),
+    });
+    await runBatch(at('gateway'), products, 'distributed (RabbitMQ, 2 workers)');
+    console.log('  peak RSS:');
+    for (const running of processes) console.log(`    ${running.name}: ${peakRssMb(running.child.pid)} MB`);
+    console.log(`    bench process (embedded MongoDB and S3): ${peakRssMb(process.pid)} MB`);
+  } finally {
+    for (const running of processes.reverse()) await stopProcess(running);
+    await s3.stop();
+    await mongo.stop();
+    rabbitmqctl(['delete_vhost', vhost]);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  if (process.env.BENCH_CHILD === 'embedded') return embeddedChild();
+  const products = Number(option('products', '200'));
+  const mode = option('mode', 'both');
+  if (!Number.isInteger(products) || products < 1 || products > 200) throw new Error('--products must be 1 to 200');
+  if (mode === 'embedded' || mode === 'both') await embedded(products);
+  if (mode === 'distributed' || mode === 'both') await distributed(products);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
