@@ -4,6 +4,7 @@ import { useSession } from '@productgen/platform-client';
 import { routeEntry, usePageMeta } from '@productgen/mf-shared';
 import { Button, Spinner } from '@productgen/ui-kit';
 import { CreditsLog } from './CreditsLog';
+import { GenerationDetails } from './GenerationDetails';
 import { PastCreations } from './PastCreations';
 import { RecentlyCreated } from './RecentlyCreated';
 import { RefundDialog } from './RefundDialog';
@@ -50,6 +51,7 @@ export function DashboardPage() {
         <PastCreations records={records} onRequestRefund={setRefundFor} />
         <CreditsLog />
       </div>
+      <GenerationDetails />
       <RefundDialog generationUuid={refundFor} onClose={() => setRefundFor(null)} />
       <ReferralDialog open={surveyOpen} onDone={closeSurvey} />
     </section>
