@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { Browser, BrowserContext, Download, Locator, Page, Request } from 'playwright-core';
-import { collectPageProblems, launchBrowser } from '../support/browser';
+import { collectPageProblems, launchBrowser, waitForImages } from '../support/browser';
 import { repoRoot, startPlatformProcess, type PlatformProcess } from '../support/platform-process';
 import { recordTextHistory } from '../support/text-history';
 import { swipeHorizontally } from '../support/touch';
@@ -53,7 +53,6 @@ const VIEWPORTS: Viewport[] = [
 interface PageGlobals {
   document: {
     images: ArrayLike<{ complete: boolean }>;
-    querySelectorAll(selector: string): ArrayLike<{ complete: boolean; naturalWidth: number; src: string }>;
   };
 }
 
@@ -208,17 +207,12 @@ describe.each(VIEWPORTS)('the create screen on a $name viewport, in Chromium aga
   /**
    * Every image in the results area has loaded from the API's download routes, which accept the session only as the
    * `session_key` cookie: the cookie written on the web origin's host went with each cross-port image request.
+   * Waits, as the user does, until the large image and one thumbnail per variation have finished loading.
    */
   async function expectResultImagesLoaded(expected: number): Promise<void> {
-    const loaded = await page.evaluate(() =>
-      Array.from(
-        (globalThis as unknown as PageGlobals).document.querySelectorAll('section[aria-label="Created images"] img'),
-      ).map((image) => ({ src: image.src, complete: image.complete, width: image.naturalWidth })),
-    );
-    // The large image plus one thumbnail per variation.
-    expect(loaded).toHaveLength(expected + 1);
-    const notShown = loaded.filter(
-      (image) => !image.src.startsWith(`${platform.apiUrl}/download/`) || !image.complete || image.width === 0,
+    const shown = await waitForImages(page, 'section[aria-label="Created images"] img', expected + 1);
+    const notShown = shown.filter(
+      (image) => !image.src.startsWith(`${platform.apiUrl}/download/`) || image.width === 0,
     );
     expect(notShown).toEqual([]);
   }

@@ -63,3 +63,44 @@ export function logRequests(page: Page): RequestLog {
   page.on('request', (request) => urls.push(request.url()));
   return { all: () => [...urls], mark: () => urls.length, since: (mark) => urls.slice(mark) };
 }
+
+/** An image as the page shows it: its address and its decoded width (0 when it did not load). */
+export interface ShownImage {
+  src: string;
+  width: number;
+}
+
+interface ImageGlobals {
+  document: {
+    querySelectorAll(selector: string): ArrayLike<{ complete: boolean; naturalWidth: number; src: string }>;
+  };
+}
+
+/**
+ * What a user waits for before looking at pictures: `count` images matching `selector` are on the page and every
+ * one has finished loading (or failed to). Answers them, so the caller asserts each one's address and width
+ * (a failed image is complete with width 0, so the assertion names it rather than the wait timing out).
+ */
+export async function waitForImages(
+  page: Page,
+  selector: string,
+  count: number,
+  timeoutMs = 30_000,
+): Promise<ShownImage[]> {
+  await page.waitForFunction(
+    ({ css, expected }) => {
+      const images = Array.from((globalThis as unknown as ImageGlobals).document.querySelectorAll(css));
+      return images.length === expected && images.every((image) => image.complete);
+    },
+    { css: selector, expected: count },
+    { timeout: timeoutMs },
+  );
+  return page.evaluate(
+    (css) =>
+      Array.from((globalThis as unknown as ImageGlobals).document.querySelectorAll(css)).map((image) => ({
+        src: image.src,
+        width: image.naturalWidth,
+      })),
+    selector,
+  );
+}
