@@ -1,4 +1,4 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { PlatformProvider, type PlatformClient } from '@productgen/platform-client';
 import { SIGN_IN_REQUEST_EVENT, type RuntimeConfig } from '@productgen/mf-shared';
@@ -207,6 +207,22 @@ describe('phone top bar menu', () => {
     await userEvent.click(button);
     await userEvent.click(button);
     expect(button).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  it('stays open through a routing event that changed nothing (the first page finishing its mount) and closes on a navigation', async () => {
+    const { client } = fakeApiClient({ 'GET /auth/me': { status: 401 } });
+    renderChrome(client);
+    const { button } = await openCompactMenu();
+
+    act(() => void window.dispatchEvent(new CustomEvent('single-spa:routing-event')));
+    expect(button).toHaveAttribute('aria-expanded', 'true');
+
+    act(() => {
+      window.history.pushState(null, '', '/pricing');
+      window.dispatchEvent(new CustomEvent('single-spa:routing-event'));
+    });
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+    window.history.pushState(null, '', '/');
   });
 });
 

@@ -92,11 +92,13 @@ function samplePath(pattern: string): string {
 async function openPage(): Promise<Page> {
   const opened = await context.newPage();
   // A visitor's current-user check is answered 401 on purpose (SPEC §7: /auth/me gives false on 401).
-  // An unknown path is answered 404 (with the shell's not-found page), which Chromium logs as well.
+  // An unknown path is answered 404 (with the shell's not-found page), which Chromium logs as well; so is the
+  // sample job of the route walk, which no user has (the job page then says "Job not found.").
   problemReports.push(
     collectPageProblems(opened, [
       { url: `${platform.apiUrl}/auth/me`, status: 401 },
       { url: `${platform.webUrl}/no-such-page-e2e`, status: 404 },
+      { url: `${platform.apiUrl}/image-gen/bulk-job/${SAMPLE_PARAMS.bulkJobUuid}`, status: 404 },
     ]),
   );
   const log = logRequests(opened);

@@ -44,7 +44,12 @@ export function CompactMenu({ children }: CompactMenuProps) {
     const onPointerDown = (event: Event) => {
       if (!rootRef.current?.contains(event.target as Node)) close();
     };
-    const onNavigation = () => close();
+    // single-spa also raises routing events when the first page's apps finish mounting, which a visitor who opened
+    // the menu early must not see as a navigation: only a changed address closes the panel.
+    const openedAt = window.location.href;
+    const onNavigation = () => {
+      if (window.location.href !== openedAt) close();
+    };
     document.addEventListener('keydown', onKeyDown);
     document.addEventListener('pointerdown', onPointerDown);
     window.addEventListener('single-spa:routing-event', onNavigation);
