@@ -1,0 +1,24 @@
+import type { Page } from 'playwright-core';
+
+/** A person for the built-in dev identity provider's sign-in dialog. */
+export interface DevPerson {
+  email: string;
+  givenName: string;
+  familyName: string;
+}
+
+/** The top bar's credit count ("10 credits"), a link to /pricing. */
+export function creditsLink(page: Page, credits: number) {
+  return page.locator('#pg-top-bar').getByRole('link', { name: `${credits} credits`, exact: true });
+}
+
+/** Signs in on a desktop page as a visitor does: "Join with Google" opens the dev identity provider's dialog. */
+export async function signInThroughDevDialog(page: Page, person: DevPerson): Promise<void> {
+  await page.locator('#pg-top-bar').getByRole('button', { name: 'Join with Google' }).click();
+  const dialog = page.getByRole('dialog', { name: /Sign in/ });
+  await dialog.getByLabel('Email').fill(person.email);
+  await dialog.getByLabel('Given name').fill(person.givenName);
+  await dialog.getByLabel('Family name').fill(person.familyName);
+  await dialog.getByRole('button', { name: 'Sign in' }).click();
+  await dialog.waitFor({ state: 'detached' });
+}
