@@ -7,7 +7,7 @@ export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
  * Launches headless Chromium for end-to-end tests. The flags keep it quiet and offline: no sandbox (containers),
  * no GPU, and none of the background calls home (updates, sync, QUIC probes) that would slow a loaded machine.
  */
-export function launchBrowser(): Promise<Browser> {
+export function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: [
@@ -18,6 +18,7 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-sync',
       '--disable-quic',
       '--no-first-run',
+      ...extraArgs,
     ],
   });
 }
