@@ -7,6 +7,7 @@ import { repoRoot, startPlatformProcess, type PlatformProcess } from '../support
 import { recordTextHistory } from '../support/text-history';
 import { swipeHorizontally } from '../support/touch';
 import { readZipEntries } from '../support/zip';
+import { journey } from '../support/journey';
 
 // Issue 10's batch creation, as a new user makes it in Chromium against the platform as `npm start` runs it (the
 // bulk service fans the products out to the generation service, which analyses and renders with its real models):
@@ -66,26 +67,9 @@ let page: Page;
 let pageProblems: () => string[];
 let sessionKey: string;
 let jobUuid: string;
-let failedStep: string | null = null;
+const step = journey();
 /** Figures of the run, printed at the end for the reviewer (no timed assertions). */
 const runNotes: string[] = [];
-
-/** A test that is one step of the journey: once a step fails, the later ones stop at once instead of timing out. */
-function step(name: string, run: () => Promise<void>, timeout?: number): void {
-  test(
-    name,
-    async () => {
-      if (failedStep) throw new Error(`not run: the earlier step "${failedStep}" failed`);
-      try {
-        await run();
-      } catch (error) {
-        failedStep = name;
-        throw error;
-      }
-    },
-    timeout,
-  );
-}
 
 /**
  * Waits until every image on screen has loaded, then captures the page. The job page loads its images lazily, so

@@ -7,6 +7,7 @@ import { collectPageProblems, launchBrowser, waitForImages } from '../support/br
 import { repoRoot, startPlatformProcess, type PlatformProcess } from '../support/platform-process';
 import { recordTextHistory } from '../support/text-history';
 import { swipeHorizontally } from '../support/touch';
+import { journey } from '../support/journey';
 import { readZipEntries } from '../support/zip';
 
 // Issue 6's create screen, as a new user meets it in Chromium against the platform as `npm start` runs it (the
@@ -91,20 +92,7 @@ describe.each(VIEWPORTS)('the create screen on a $name viewport, in Chromium aga
   let pageProblems: () => string[];
   let firstGenerationUuid: string;
   let presetId: string;
-  let failedStep: string | null = null;
-
-  /** A test that is one step of the journey: once a step fails, the later ones stop at once instead of timing out. */
-  function step(name: string, run: () => Promise<void>): void {
-    test(name, async () => {
-      if (failedStep) throw new Error(`not run: the earlier step "${failedStep}" failed`);
-      try {
-        await run();
-      } catch (error) {
-        failedStep = name;
-        throw error;
-      }
-    });
-  }
+  const step = journey();
 
   const topBar = () => page.locator('#pg-top-bar');
   const settings = () => page.getByRole('region', { name: 'Generation Settings' });

@@ -166,7 +166,7 @@ describe('/remove-object-from-photo in Chromium against npm start', () => {
       for (let x = 0; x < WIDTH; x += 1) {
         const i = 3 * (y * WIDTH + x);
         const j = channels * (y * WIDTH + x);
-        const changed = [0, 1, 2].some((c) => Math.abs(original[i + c] - result.data[j + c]) > 2);
+        const changed = [0, 1, 2].some((c) => Math.abs((original[i + c] ?? 0) - (result.data[j + c] ?? 0)) > 2);
         if (changed && distanceToPath(x, y, path1) > reach) changedFar += 1;
       }
     }

@@ -6,6 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { collectPageProblems, launchBrowser, waitForImages } from '../support/browser';
 import { repoRoot, startPlatformProcess, type PlatformProcess } from '../support/platform-process';
 import { creditsLink, signInThroughDevDialog } from '../support/platform-ui';
+import { journey } from '../support/journey';
 
 // Issue 9's money path after a top-up, as a new user meets it in Chromium against `npm start`. The create screen
 // is open on an analysed photo (a first creation: 5 images) while the account's credits are spent elsewhere down to
@@ -42,20 +43,7 @@ let page: Page;
 let pageProblems: () => string[];
 let sessionKey: string;
 let generationUuid: string;
-let failedStep: string | null = null;
-
-/** A test that is one step of the journey: once a step fails, the later ones stop at once instead of timing out. */
-function step(name: string, run: () => Promise<void>): void {
-  test(name, async () => {
-    if (failedStep) throw new Error(`not run: the earlier step "${failedStep}" failed`);
-    try {
-      await run();
-    } catch (error) {
-      failedStep = name;
-      throw error;
-    }
-  });
-}
+const step = journey();
 
 /** A call to the API with the browser user's session, as another tab or device of theirs would make it. */
 async function api<T>(pathAndQuery: string, body?: unknown): Promise<{ status: number; body: T }> {
