@@ -1,10 +1,9 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import type { Browser, Page } from 'playwright-core';
-import { collectPageProblems, launchBrowser } from '../support/browser';
-import { startPlatformProcess, type PlatformProcess } from '../support/platform-process';
+import type { Page } from 'playwright-core';
+import { collectPageProblems } from '../support/browser';
+import { platformInChromium } from '../support/platform-suite';
 
 // Issue 12's object eraser in Chromium against the platform as `npm start` runs it: paint over an object on a
 // textured background, release, and the fill (PatchMatch in a worker) replaces it with texture from around it.
@@ -16,24 +15,7 @@ const HEIGHT = 480;
 const DISC = { x: 300, y: 230, radius: 45 };
 const WAIT_MS = 120_000;
 
-let dataDir: string;
-let workDir: string;
-let platform: PlatformProcess;
-let browser: Browser;
-
-beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'productgen-e2e-eraser-'));
-  workDir = await mkdtemp(path.join(tmpdir(), 'productgen-e2e-eraser-files-'));
-  platform = await startPlatformProcess({ dataDir, startTimeoutMs: 150_000 });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await platform?.stop('SIGKILL');
-  await rm(dataDir, { recursive: true, force: true });
-  await rm(workDir, { recursive: true, force: true });
-});
+const suite = platformInChromium('eraser');
 
 const inDisc = (x: number, y: number) => (x - DISC.x) ** 2 + (y - DISC.y) ** 2 <= DISC.radius ** 2;
 
@@ -126,15 +108,15 @@ function luminanceStats(rgb: Buffer, channels: number, pick: (x: number, y: numb
 
 describe('/remove-object-from-photo in Chromium against npm start', () => {
   test('paint over an object, release: texture from around it fills only the painted area; versions and download', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+    const context = await suite.browser.newContext({ viewport: { width: 1280, height: 1000 } });
     const page = await context.newPage();
     page.setDefaultTimeout(WAIT_MS);
-    const problems = collectPageProblems(page, [{ url: `${platform.apiUrl}/auth/me`, status: 401 }]);
-    await page.goto(`${platform.webUrl}/remove-object-from-photo`);
+    const problems = collectPageProblems(page, [{ url: `${suite.platform.apiUrl}/auth/me`, status: 401 }]);
+    await page.goto(`${suite.platform.webUrl}/remove-object-from-photo`);
     await page.getByText('Device mode: CPU').waitFor();
     await page.getByText('fills what you paint from the surrounding picture').waitFor();
 
-    const file = path.join(workDir, 'rug.png');
+    const file = path.join(suite.workDir, 'rug.png');
     const original = await texturedPhoto(file);
     await page.locator('input[type=file]').setInputFiles(file);
     await page.getByText('Version 1 of 1: Original').waitFor();

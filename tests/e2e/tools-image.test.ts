@@ -1,10 +1,10 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import type { Browser, Download, Page } from 'playwright-core';
-import { collectPageProblems, launchBrowser } from '../support/browser';
-import { repoRoot, startPlatformProcess, type PlatformProcess } from '../support/platform-process';
+import type { Download, Page } from 'playwright-core';
+import { collectPageProblems } from '../support/browser';
+import { platformInChromium } from '../support/platform-suite';
+import { repoRoot } from '../support/platform-process';
 import { recordTextHistory } from '../support/text-history';
 import { readZipEntries } from '../support/zip';
 
@@ -17,24 +17,7 @@ const PHOTO = path.join(repoRoot, '..', 'shared', 'photos', 'test', 'kitchen', '
 /** The model loader's ready line or its error: loading a model takes seconds, more on a busy machine. */
 const MODEL_TIMEOUT_MS = 120_000;
 
-let dataDir: string;
-let workDir: string;
-let platform: PlatformProcess;
-let browser: Browser;
-
-beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'productgen-e2e-tools-'));
-  workDir = await mkdtemp(path.join(tmpdir(), 'productgen-e2e-tools-files-'));
-  platform = await startPlatformProcess({ dataDir, startTimeoutMs: 150_000 });
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await platform?.stop('SIGKILL');
-  await rm(dataDir, { recursive: true, force: true });
-  await rm(workDir, { recursive: true, force: true });
-});
+const suite = platformInChromium('tools');
 
 /** Writes a test image of the given size and format; a diagonal gradient so resampling has something to do. */
 async function makeImage(name: string, width: number, height: number): Promise<string> {
@@ -47,14 +30,14 @@ async function makeImage(name: string, width: number, height: number): Promise<s
       pixels[i + 2] = 128;
     }
   }
-  const file = path.join(workDir, name);
+  const file = path.join(suite.workDir, name);
   const image = sharp(pixels, { raw: { width, height, channels: 3 } });
   await (name.endsWith('.png') ? image.png() : image.jpeg()).toFile(file);
   return file;
 }
 
 async function photoFile(name: string, longSide: number): Promise<string> {
-  const file = path.join(workDir, name);
+  const file = path.join(suite.workDir, name);
   await sharp(PHOTO).resize(longSide, longSide, { fit: 'inside' }).jpeg().toFile(file);
   return file;
 }
@@ -94,12 +77,15 @@ async function downloadOf(page: Page, action: () => Promise<void>): Promise<Save
 }
 
 async function openTool(toolPath: string, expectedFailures: { url: string; status: number }[] = []) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const context = await suite.browser.newContext({ viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
-  const problems = collectPageProblems(page, [{ url: `${platform.apiUrl}/auth/me`, status: 401 }, ...expectedFailures]);
+  const problems = collectPageProblems(page, [
+    { url: `${suite.platform.apiUrl}/auth/me`, status: 401 },
+    ...expectedFailures,
+  ]);
   // Waits are for states (a text, a download); a model run on a loaded machine may take a while.
   page.setDefaultTimeout(MODEL_TIMEOUT_MS);
-  await page.goto(`${platform.webUrl}${toolPath}`);
+  await page.goto(`${suite.platform.webUrl}${toolPath}`);
   return { context, page, problems };
 }
 
@@ -242,12 +228,12 @@ describe('free tools in Chromium against npm start', () => {
   });
 
   test('a model that cannot be fetched shows the Model Error with the SPEC text', async () => {
-    const context = await browser.newContext();
+    const context = await suite.browser.newContext();
     const page = await context.newPage();
     await page.route('**/tool-assets/models/u2netp-fp32.onnx', (route) =>
       route.fulfill({ status: 404, body: 'Not Found' }),
     );
-    await page.goto(`${platform.webUrl}/remove-background-shopify`);
+    await page.goto(`${suite.platform.webUrl}/remove-background-shopify`);
     const alert = page.getByRole('alert');
     await alert.waitFor({ timeout: MODEL_TIMEOUT_MS });
     expect((await alert.innerText()).replace(/\n+/g, '\n')).toBe('Model Error\nFailed to fetch model: 404');
