@@ -46,7 +46,7 @@ export function ResultsPanel({
   const swipe = useSwipe((direction) => moveTo(swipeTarget(selectedIndex, images.length, direction)));
   if (!selected) return null;
   const total = images.length;
-  const placeholders = Math.max(0, expected - total);
+  const slotsStillRendering = Math.max(0, expected - total);
 
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'ArrowRight') moveTo(swipeTarget(selectedIndex, total, 'next'));
@@ -119,7 +119,7 @@ export function ResultsPanel({
               </button>
             </li>
           ))}
-          {Array.from({ length: placeholders }, (_, index) => (
+          {Array.from({ length: slotsStillRendering }, (_, index) => (
             <li key={`pending-${index}`}>
               <span className={clsx(styles.thumb, styles.placeholder)} data-testid="variation-placeholder" />
             </li>
