@@ -1,6 +1,7 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import mongoose from 'mongoose';
 import { createInProcessBroker, createInProcessBus } from '@productgen/bus';
 import { startEmbeddedMongo } from '@productgen/embedded-mongo';
@@ -45,6 +46,23 @@ const median = (values: number[]) => {
 };
 const ms = (value: number) => `${value.toFixed(0)} ms`;
 
+/**
+ * The main thread's event-loop delay while `work` runs: what an HTTP request in the same process (embedded mode)
+ * waits behind a render. Sampled every 10 ms; p99 and max in milliseconds.
+ */
+async function withLoopDelay<T>(label: string, work: () => Promise<T>): Promise<T> {
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  histogram.enable();
+  try {
+    return await work();
+  } finally {
+    histogram.disable();
+    const p99 = histogram.percentile(99) / 1e6;
+    const max = histogram.max / 1e6;
+    console.log(`  event-loop delay during ${label}: p99 ${ms(p99)}, max ${ms(max)}`);
+  }
+}
+
 async function main(): Promise<void> {
   const config = loadConfig(generationConfigSchema, process.env);
   const runtime = await loadModelRuntime(await ensureModels(config.MODELS_DIR, config.SHARED_MODELS_DIR));
@@ -82,11 +100,13 @@ async function main(): Promise<void> {
   await renderGeneration(chosen[0]!, 1);
 
   const stageRuns: StageTimes[] = [];
-  for (const file of chosen) {
-    const times: StageTimes = {};
-    await renderGeneration(file, 2, times);
-    stageRuns.push(times);
-  }
+  await withLoopDelay('the per-stage runs', async () => {
+    for (const file of chosen) {
+      const times: StageTimes = {};
+      await renderGeneration(file, 2, times);
+      stageRuns.push(times);
+    }
+  });
   console.log('per-stage medians, one 2-image generation per photo (segment and upscale run once per generation):');
   const stages = ['decode', 'analyse', 'segment', 'backdrop', 'compose', 'upscale', 'sharpen', 'watermark', 'encode'];
   for (const stage of stages) {
@@ -98,10 +118,12 @@ async function main(): Promise<void> {
     const queue = chosen.slice(0, Math.min(chosen.length, 8));
     const total = queue.length * 5;
     const started = performance.now();
-    await Promise.all(
-      Array.from({ length: workers }, async () => {
-        for (let file = queue.shift(); file; file = queue.shift()) await renderGeneration(file, 5);
-      }),
+    await withLoopDelay(`${workers} worker${workers > 1 ? 's' : ''}`, () =>
+      Promise.all(
+        Array.from({ length: workers }, async () => {
+          for (let file = queue.shift(); file; file = queue.shift()) await renderGeneration(file, 5);
+        }),
+      ),
     );
     const seconds = (performance.now() - started) / 1000;
     console.log(
@@ -150,39 +172,44 @@ async function endToEnd(files: string[]): Promise<void> {
   const allDone: number[] = [];
   try {
     console.log('\nend to end, 5-image creation (POST /imageGenFromId until the status shows it):');
-    for (const file of files) {
-      const image = (await readFile(file)).toString('base64');
-      const analysis = (await (
-        await fetch(`${base}/image-gen/category`, { method: 'POST', headers, body: JSON.stringify({ image }) })
-      ).json()) as {
-        generation_uuid: string;
-      };
-      const started = performance.now();
-      const created = await fetch(`${base}/imageGenFromId`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ id: analysis.generation_uuid, numGenerates: 5 }),
-      });
-      if (!created.ok) throw new Error(`create answered ${created.status}`);
-      let first = 0;
-      for (;;) {
-        const status = (await (
-          await fetch(`${base}/image-gen/status/${analysis.generation_uuid}`, { headers })
-        ).json()) as GenerationStatusResponse;
-        const now = performance.now() - started;
-        if (!first && status.images.length > 0) first = now;
-        if (status.status === 'completed' && status.images.every((entry) => entry.metadata.fixes_done.every(Boolean))) {
-          firstImage.push(first);
-          allDone.push(now);
-          console.log(
-            `  ${path.basename(file).padEnd(28)} first image ${ms(first).padStart(8)}   5 finished ${ms(now).padStart(8)}`,
-          );
-          break;
+    await withLoopDelay('the end-to-end creations', async () => {
+      for (const file of files) {
+        const image = (await readFile(file)).toString('base64');
+        const analysis = (await (
+          await fetch(`${base}/image-gen/category`, { method: 'POST', headers, body: JSON.stringify({ image }) })
+        ).json()) as {
+          generation_uuid: string;
+        };
+        const started = performance.now();
+        const created = await fetch(`${base}/imageGenFromId`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ id: analysis.generation_uuid, numGenerates: 5 }),
+        });
+        if (!created.ok) throw new Error(`create answered ${created.status}`);
+        let first = 0;
+        for (;;) {
+          const status = (await (
+            await fetch(`${base}/image-gen/status/${analysis.generation_uuid}`, { headers })
+          ).json()) as GenerationStatusResponse;
+          const now = performance.now() - started;
+          if (!first && status.images.length > 0) first = now;
+          if (
+            status.status === 'completed' &&
+            status.images.every((entry) => entry.metadata.fixes_done.every(Boolean))
+          ) {
+            firstImage.push(first);
+            allDone.push(now);
+            console.log(
+              `  ${path.basename(file).padEnd(28)} first image ${ms(first).padStart(8)}   5 finished ${ms(now).padStart(8)}`,
+            );
+            break;
+          }
+          if (status.status === 'failed') throw new Error(`generation failed: ${status.gen_error}`);
+          await new Promise((resolve) => setTimeout(resolve, 20));
         }
-        if (status.status === 'failed') throw new Error(`generation failed: ${status.gen_error}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
       }
-    }
+    });
     console.log(
       `  median: first image ${ms(median(firstImage))} (goal 1500 ms), 5 finished ${ms(median(allDone))} (goal 4000 ms)`,
     );
