@@ -1,12 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { repoRoot, signInWithDevIdentity } from '../support/platform-process';
+import { startDistributedPlatform } from '../support/distributed-platform';
+import { repoRoot, signInWithDevIdentity, type PlatformProcess } from '../support/platform-process';
 import { pollUntil } from '../support/poll';
-import { createThrowawayVhost, type ThrowawayVhost } from '../support/rabbitmq';
 
 // `npm run start:distributed` (scripts/distributed/start.mjs): every compose service as its own process from its
 // build, on real RabbitMQ and the embedded MongoDB and S3 processes. One creation goes through the gateway, and
@@ -79,10 +78,8 @@ if (!AMQP_URL) {
 } else {
   describe('npm run start:distributed', () => {
     let dir: string;
-    let vhost: ThrowawayVhost;
     let receiver: Awaited<ReturnType<typeof startTraceReceiver>>;
-    let launcher: ChildProcess;
-    let output = '';
+    let platform: PlatformProcess;
     let urls: { web: string; api: string };
     let sessionKey: string;
     let generationUuid: string;
@@ -100,44 +97,18 @@ if (!AMQP_URL) {
 
     beforeAll(async () => {
       dir = await mkdtemp(path.join(tmpdir(), 'productgen-distributed-'));
-      vhost = await createThrowawayVhost(AMQP_URL, 'productgen-distributed');
       receiver = await startTraceReceiver();
-      launcher = spawn(process.execPath, ['scripts/distributed/start.mjs', '--data-dir', dir, '--free-ports'], {
-        cwd: repoRoot,
-        env: {
-          ...process.env,
-          AMQP_URL: vhost.url,
-          LOG_LEVEL: 'warn',
-          NODE_ENV: 'development',
-          DEV_IDENTITY_PROVIDER: 'true',
-          OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
+      platform = await startDistributedPlatform({
+        dataDir: dir,
+        amqpUrl: AMQP_URL,
+        env: { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
       });
-      launcher.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      launcher.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      const readyLine = await pollUntil(
-        'the distributed platform to be ready',
-        async () => {
-          if (launcher.exitCode !== null) throw new Error(`start:distributed exited:\n${output}`);
-          return /distributed platform ready (.*)/.exec(output)?.[1];
-        },
-        (line) => line !== undefined,
-        { timeoutMs: 600_000, intervalMs: 250 },
-      ).catch((error: Error) => {
-        throw new Error(`${error.message}\nstart:distributed output:\n${output.slice(-5000)}`);
-      });
-      urls = JSON.parse(readyLine!) as { web: string; api: string };
+      urls = { web: platform.webUrl, api: platform.apiUrl };
     });
 
     afterAll(async () => {
-      if (launcher && launcher.exitCode === null) {
-        const exited = new Promise((resolve) => launcher.once('exit', resolve));
-        launcher.kill('SIGTERM');
-        await exited;
-      }
+      await platform?.stop('SIGTERM');
       await receiver?.close();
-      await vhost?.remove();
       if (dir) await rm(dir, { recursive: true, force: true });
     });
 

@@ -4,7 +4,8 @@ import path from 'node:path';
 import sharp from 'sharp';
 import type { Browser, BrowserContext, Download, Locator, Page, Request } from 'playwright-core';
 import { collectPageProblems, launchBrowser, waitForImages } from '../support/browser';
-import { repoRoot, startPlatformProcess, type PlatformProcess } from '../support/platform-process';
+import { repoRoot, type PlatformProcess } from '../support/platform-process';
+import { platformKind, startPlatformUnderTest } from '../support/platform-kind';
 import { recordTextHistory } from '../support/text-history';
 import { swipeHorizontally } from '../support/touch';
 import { journey } from '../support/journey';
@@ -75,7 +76,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'productgen-e2e-create-'));
   await mkdir(SCREENSHOTS, { recursive: true });
   // The first start copies the models into models/cache and loads them: more than the default minute when busy.
-  platform = await startPlatformProcess({ dataDir, startTimeoutMs: 150_000 });
+  platform = await startPlatformUnderTest({ dataDir, startTimeoutMs: 150_000 });
   browser = await launchBrowser();
 });
 
@@ -86,7 +87,7 @@ afterAll(async () => {
   if (runNotes.length > 0) console.log(`create-screen run:\n  ${runNotes.join('\n  ')}`);
 });
 
-describe.each(VIEWPORTS)('the create screen on a $name viewport, in Chromium against npm start', (viewport) => {
+describe.each(VIEWPORTS)(`the create screen on a $name viewport, in Chromium against ${platformKind()}`, (viewport) => {
   let context: BrowserContext;
   let page: Page;
   let pageProblems: () => string[];

@@ -1,0 +1,89 @@
+import { spawn } from 'node:child_process';
+import { repoRoot, type PlatformProcess } from './platform-process';
+import { createThrowawayVhost } from './rabbitmq';
+
+/** Starting 13 processes takes a minute on an idle machine, several on a loaded one. */
+export const DISTRIBUTED_START_TIMEOUT_MS = 600_000;
+
+/**
+ * Runs `npm run start:distributed` (scripts/distributed/start.mjs) on free ports, the given data folder and a
+ * throwaway RabbitMQ virtual host, and resolves once it prints that every process is healthy. Its addresses are
+ * given as `localhost`, the host the shell's runtime config names for the API, so a suite written against
+ * `npm start` (startPlatformProcess) runs unchanged. `stop` ends every process the launcher started and removes the
+ * virtual host: SIGKILL kills the whole process group at once, another signal lets the launcher drain them.
+ */
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error; // ESRCH: every process had ended already
+  }
+}
+
+export async function startDistributedPlatform(options: {
+  dataDir: string;
+  amqpUrl: string;
+  env?: Record<string, string>;
+  args?: string[];
+  startTimeoutMs?: number;
+}): Promise<PlatformProcess> {
+  const vhost = await createThrowawayVhost(options.amqpUrl, 'productgen-distributed');
+  const child = spawn(
+    process.execPath,
+    ['scripts/distributed/start.mjs', '--data-dir', options.dataDir, '--free-ports', ...(options.args ?? [])],
+    {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        AMQP_URL: vhost.url,
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'development',
+        DEV_IDENTITY_PROVIDER: 'true',
+        ...options.env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group, so that a SIGKILL reaches every service, worker and host it started.
+      detached: true,
+    },
+  );
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
+    if (child.exitCode === null && child.signalCode === null) {
+      if (signal !== 'SIGKILL') child.kill(signal);
+      else killGroup(child.pid!);
+    }
+    const code = await exited;
+    await vhost.remove();
+    return code;
+  };
+
+  try {
+    const ready = await new Promise<string>((resolve, reject) => {
+      const timeoutMs = options.startTimeoutMs ?? DISTRIBUTED_START_TIMEOUT_MS;
+      const timer = setTimeout(
+        () => reject(new Error(`start:distributed was not ready after ${timeoutMs} ms:\n${output.slice(-5000)}`)),
+        timeoutMs,
+      );
+      child.stdout.on('data', () => {
+        const line = /distributed platform ready (.*)/.exec(output)?.[1];
+        if (line) {
+          clearTimeout(timer);
+          resolve(line);
+        }
+      });
+      void exited.then((code) => {
+        clearTimeout(timer);
+        reject(new Error(`start:distributed exited with ${code} before it was ready:\n${output.slice(-5000)}`));
+      });
+    });
+    const urls = JSON.parse(ready) as { web: string; api: string };
+    const asLocalhost = (url: string) => url.replace('//127.0.0.1:', '//localhost:');
+    return { webUrl: asLocalhost(urls.web), apiUrl: asLocalhost(urls.api), child, output: () => output, stop };
+  } catch (error) {
+    await stop('SIGKILL');
+    throw error;
+  }
+}
