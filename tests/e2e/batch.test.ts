@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { collectPageProblems, launchBrowser } from '../support/browser';
-import { repoRoot, startPlatformProcess, type PlatformProcess } from '../support/platform-process';
+import { repoRoot, type PlatformProcess } from '../support/platform-process';
+import { platformKind, startPlatformUnderTest } from '../support/platform-kind';
 import { recordTextHistory } from '../support/text-history';
 import { swipeHorizontally } from '../support/touch';
 import { readZipEntries } from '../support/zip';
@@ -14,6 +15,7 @@ import { journey } from '../support/journey';
 // sign in, buy credits through the dev checkout, drop 12 photos (two with the same name) on the Batch Create tab,
 // create 2 per product with the stages shown, follow the job page to completed, use the viewer, Download All. Then
 // the same account on a phone looks at the tab and the finished job and swipes through the viewer. In order.
+// batch-distributed.test.ts runs this same suite against `npm run start:distributed`.
 jest.setTimeout(180_000);
 
 const SCREENSHOTS = path.join(repoRoot, 'test-results', 'screenshots');
@@ -120,7 +122,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'productgen-e2e-batch-'));
   await mkdir(SCREENSHOTS, { recursive: true });
   // The first start copies the models into models/cache and loads them: more than the default minute when busy.
-  platform = await startPlatformProcess({ dataDir, startTimeoutMs: 150_000 });
+  platform = await startPlatformUnderTest({ dataDir, startTimeoutMs: 150_000 });
   browser = await launchBrowser();
   desktop = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
   page = await desktop.newPage();
@@ -135,7 +137,7 @@ afterAll(async () => {
   if (runNotes.length > 0) console.log(`batch run:\n  ${runNotes.join('\n  ')}`);
 });
 
-describe('batch creation in Chromium against npm start', () => {
+describe(`batch creation in Chromium against ${platformKind()}`, () => {
   const batchForm = () => page.getByRole('form', { name: 'Batch Create' });
   const createBatch = () => batchForm().getByRole('button', { name: /^(Create batch|Not enough credits)$/ });
   const tileNames = async () =>
