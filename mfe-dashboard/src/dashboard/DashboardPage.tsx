@@ -3,6 +3,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { useSession } from '@productgen/platform-client';
 import { routeEntry, usePageMeta } from '@productgen/mf-shared';
 import { Button, Spinner } from '@productgen/ui-kit';
+import { BatchJobsInProgress } from './BatchJobsInProgress';
 import { CreditsLog } from './CreditsLog';
 import { GenerationDetails } from './GenerationDetails';
 import { PastCreations } from './PastCreations';
@@ -24,7 +25,9 @@ export function DashboardPage() {
   // SPEC §4: on ?payment=success, a Paid event, the payment check, auth-refresh every 4 s for 12 s, then the
   // referral survey. It starts before the user has loaded so the first refresh is not delayed.
   const { surveyOpen, closeSurvey } = usePaymentReturn(!!user);
-  const records = useRecords();
+  // A batch that finishes changes its Past Creations row (status, thumbnail) without changing the balance.
+  const [recordsVersion, setRecordsVersion] = useState(0);
+  const records = useRecords(recordsVersion);
   const [refundFor, setRefundFor] = useState<string | null>(null);
 
   if (!user) {
@@ -47,6 +50,7 @@ export function DashboardPage() {
       <h1 className={styles.title}>Welcome back, {user.name || user.email}</h1>
       <StatCards records={records} />
       <div className={styles.sections}>
+        <BatchJobsInProgress onAllFinished={() => setRecordsVersion((version) => version + 1)} />
         <RecentlyCreated records={records} />
         <PastCreations records={records} onRequestRefund={setRefundFor} />
         <CreditsLog />

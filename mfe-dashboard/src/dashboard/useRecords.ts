@@ -5,9 +5,9 @@ export type RecordsState = { status: 'loading' } | { status: 'failed' } | { stat
 
 /**
  * GET /records once for the whole dashboard (stat cards, Recently Created, Past Creations). It refetches when the
- * balance changes, which is when a creation or a refund happened.
+ * balance changes, which is when a creation or a refund happened, and when `refreshKey` changes (a batch finished).
  */
-export function useRecords(): RecordsState {
+export function useRecords(refreshKey = 0): RecordsState {
   const client = usePlatformClient();
   const credits = useCredits();
   const [state, setState] = useState<RecordsState>({ status: 'loading' });
@@ -23,7 +23,7 @@ export function useRecords(): RecordsState {
     return () => {
       current = false;
     };
-  }, [client, credits]);
+  }, [client, credits, refreshKey]);
 
   return state;
 }
