@@ -1,11 +1,12 @@
-// npm run bench:bulk [-- --products N] [--mode embedded|distributed|both]
+// npm run bench:bulk [-- --products N] [--mode embedded|distributed|both] [--max-minutes M]
 //
 // A batch of N products × 5 images (default 200 × 5 = 1000) end to end through the HTTP API: sign in, buy the
 // credits through the dev checkout, upload the zip, poll the job until it is done. Embedded mode: the platform
 // composed in one child process, exactly as `npm start` composes it. Distributed mode: auth, billing, the generation
 // API, two render workers, bulk and the gateway as separate processes from their builds, on real RabbitMQ (AMQP_URL,
 // a throwaway virtual host made with rabbitmqctl) and the embedded MongoDB and S3. Prints wall time, images per
-// second, the time to the first finished image and the peak RSS (VmHWM) of every process.
+// second, the time to the first finished image and the peak RSS (VmHWM) of every process. With --max-minutes, a run
+// still going after M minutes stops there and prints the same figures for the images finished by then.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -20,6 +21,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const IMAGES_PER_PRODUCT = 5;
 const PHOTOS = path.resolve(root, '../shared/photos/test');
+/** --max-minutes: a batch still running after this long is stopped and reported as far as it got. */
+let maxMinutes = Infinity;
 
 function option(name, fallback) {
   const index = process.argv.indexOf(`--${name}`);
@@ -179,15 +182,27 @@ async function runBatch(apiUrl, products, label) {
   const accepted = Date.now() - started;
   let firstImage = null;
   let last;
+  let outcome;
   for (;;) {
     last = await json(`${apiUrl}/image-gen/bulk-job/${job}`, { headers: auth });
     if (firstImage === null && last.thumbnails.length > 0) firstImage = Date.now() - started;
-    if (last.status === 'completed' || last.status === 'failed') break;
+    if (last.status === 'completed' || last.status === 'failed') {
+      outcome = `job ${last.status}`;
+      break;
+    }
+    if (Date.now() - started > maxMinutes * 60_000) {
+      outcome = `stopped after --max-minutes ${maxMinutes}, job ${last.status}, ${last.generations_done}/${last.generations_total} products done`;
+      break;
+    }
     await delay(2000);
   }
   const wall = (Date.now() - started) / 1000;
-  const images = last.generations.reduce((sum, generation) => sum + generation.images.length, 0);
-  console.log(`\n${label}: ${products} products × ${IMAGES_PER_PRODUCT} → ${images} images, job ${last.status}`);
+  // Finished images: those whose fixes are all done (a job's thumbnails count the same way).
+  const images = last.generations.reduce(
+    (sum, generation) => sum + generation.images.filter((image) => image.metadata.fixes_done.every(Boolean)).length,
+    0,
+  );
+  console.log(`\n${label}: ${products} products × ${IMAGES_PER_PRODUCT} → ${images} finished images, ${outcome}`);
   console.log(`  upload accepted after ${(accepted / 1000).toFixed(1)} s`);
   console.log(`  first finished image after ${firstImage === null ? '–' : (firstImage / 1000).toFixed(1)} s`);
   console.log(`  wall time ${wall.toFixed(1)} s, ${(images / wall).toFixed(2)} images/s`);
@@ -330,6 +345,8 @@ async function main() {
   if (process.env.BENCH_CHILD === 'embedded') return embeddedChild();
   const products = Number(option('products', '200'));
   const mode = option('mode', 'both');
+  maxMinutes = Number(option('max-minutes', 'Infinity'));
+  if (!(maxMinutes > 0)) throw new Error('--max-minutes must be a positive number');
   if (!Number.isInteger(products) || products < 1 || products > 200) throw new Error('--products must be 1 to 200');
   if (mode === 'embedded' || mode === 'both') await embedded(products);
   if (mode === 'distributed' || mode === 'both') await distributed(products);
