@@ -3,6 +3,7 @@ import type { BillingClient } from './clients/billing';
 import type { GenerationClient } from './clients/generation';
 import type { JobRepository } from './data/job-repository';
 import type { JobDocument, ProductDocument } from './data/models';
+import type { CrashPoint } from './crash-point';
 import { readImage } from './intake/zip-intake';
 import { StoredZip } from './intake/stored-zip';
 import type { ProgressTracker } from './progress';
@@ -18,6 +19,7 @@ export interface HandOverDeps {
   concurrency: number;
   leaseMs: number;
   maxImageBytes: number;
+  crashPoint: CrashPoint;
 }
 
 const UNREADABLE_PRODUCT_MESSAGE = 'The photo could not be read from the zip file; its credits were given back.';
@@ -91,6 +93,7 @@ export class HandOver {
         watermark: job.watermark,
       },
     });
+    if (product.index > 0) this.deps.crashPoint('mid-hand-over');
     const state = answer.outcome === 'queued' ? 'handed' : answer.outcome;
     await this.deps.jobs.setProductState(job.uuid, product.index, state, answer.error);
   }

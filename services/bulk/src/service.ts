@@ -7,6 +7,7 @@ import { BatchIntake } from './batch-intake';
 import { createBillingClient, type BillingClient } from './clients/billing';
 import { createGenerationClient, type GenerationClient } from './clients/generation';
 import type { BulkConfig } from './config';
+import { createCrashPoint } from './crash-point';
 import { JobRepository } from './data/job-repository';
 import { createModels } from './data/models';
 import { HandOver } from './hand-over';
@@ -64,6 +65,7 @@ export async function createBulkService(deps: BulkServiceDeps): Promise<BulkServ
     concurrency: config.FANOUT_CONCURRENCY,
     leaseMs: config.FANOUT_LEASE_MS,
     maxImageBytes: config.MAX_IMAGE_BYTES,
+    crashPoint: createCrashPoint(config.BULK_CRASH_AT),
   });
   const intake = new BatchIntake({
     jobs,
