@@ -66,6 +66,17 @@ function kubernetesRules(objects) {
     }
     if (object.kind !== 'Deployment' || infrastructure) continue;
     const main = pod.containers[0];
+    // A service that uses MongoDB has a Job that runs its image's migration (dist/migrate.js) before it.
+    if ((main.env ?? []).some((variable) => variable.name === 'MONGO_URL')) {
+      const migrated = byKind('Job').some((job) =>
+        job.spec.template.spec.containers.some(
+          (container) =>
+            container.image === main.image &&
+            (container.command ?? []).some((part) => part.endsWith('/dist/migrate.js')),
+        ),
+      );
+      if (!migrated) problems.push(`${named(object)}: uses MongoDB but no Job runs its image's migration`);
+    }
     if (main.readinessProbe?.httpGet?.path !== '/readyz')
       problems.push(`${named(object)}: readiness probe must be /readyz`);
     if (main.livenessProbe?.httpGet?.path !== '/healthz')
@@ -108,6 +119,10 @@ async function validateKubernetes(target) {
 
 // ── docker compose ──────────────────────────────────────────────────────────────────────────────────────────────
 
+/** A one-shot service running an image's migration step. */
+const isMigration = (service) =>
+  service?.restart === 'no' && (service.command ?? []).some((part) => /\/dist\/migrate\.js$/.test(part));
+
 function validateCompose(file) {
   const Ajv2019 = require('ajv/dist/2019').default;
   // The schema names its meta-schema with a trailing '#', which Ajv does not resolve; Ajv2019 knows that draft.
@@ -135,6 +150,20 @@ function validateCompose(file) {
     }
     if (service.build && !service.healthcheck && service.restart !== 'no') {
       problems.push(`/services/${name}: a long-running service needs a healthcheck`);
+    }
+    // A service that uses MongoDB starts after its image's migration (dist/migrate.js) has completed.
+    if (service.environment?.MONGO_URL && !isMigration(service)) {
+      const waitsForMigration = Object.entries(
+        Array.isArray(service.depends_on) ? {} : (service.depends_on ?? {}),
+      ).some(
+        ([dependency, { condition }]) =>
+          condition === 'service_completed_successfully' &&
+          isMigration(document.services[dependency]) &&
+          document.services[dependency].image === service.image,
+      );
+      if (!waitsForMigration) {
+        problems.push(`/services/${name}: uses MongoDB but does not wait for its migration to complete successfully`);
+      }
     }
   }
   return { checked: Object.keys(document?.services ?? {}).length, problems };

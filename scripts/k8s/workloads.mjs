@@ -160,6 +160,69 @@ export function allWorkloads() {
   ];
 }
 
+/** The restricted Pod Security level, for every pod and container of ProductGen's own images. */
+const podSecurity = {
+  runAsNonRoot: true,
+  runAsUser: 1000,
+  runAsGroup: 1000,
+  fsGroup: 1000,
+  seccompProfile: { type: 'RuntimeDefault' },
+};
+const hardening = {
+  allowPrivilegeEscalation: false,
+  readOnlyRootFilesystem: true,
+  runAsNonRoot: true,
+  capabilities: { drop: ['ALL'] },
+  seccompProfile: { type: 'RuntimeDefault' },
+};
+
+/** The services that own a database; each image's migration runs as a Job before its Deployment (README). */
+export const MIGRATED_SERVICES = ['auth', 'billing', 'generation', 'bulk'];
+
+/**
+ * `migrate-<service>`: the service image's dist/migrate.js (collections and indexes, idempotent) as a Job. Tier
+ * "job" may reach MongoDB (network policies). It reads MONGO_URL only, from the secret, so it can run before the
+ * rest of the release is applied.
+ */
+export function migrationJob(service) {
+  const name = `migrate-${service}`;
+  const labels = {
+    'app.kubernetes.io/name': name,
+    'app.kubernetes.io/component': 'migration',
+    'app.kubernetes.io/part-of': PART_OF,
+    'productgen.io/tier': 'job',
+  };
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name, labels },
+    spec: {
+      backoffLimit: 10,
+      ttlSecondsAfterFinished: 3600,
+      template: {
+        metadata: { labels },
+        spec: {
+          restartPolicy: 'OnFailure',
+          automountServiceAccountToken: false,
+          securityContext: podSecurity,
+          containers: [
+            {
+              name,
+              image: `${IMAGE_REGISTRY}/${service}:${versionOf(`services/${service}`)}`,
+              command: ['node', `services/${service}/dist/migrate.js`],
+              env: [fromSecret('MONGO_URL', 'MONGO_URL'), value('LOG_LEVEL', 'info')],
+              resources: { requests: { cpu: '50m', memory: '128Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
+              securityContext: hardening,
+              volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }],
+            },
+          ],
+          volumes: [{ name: 'tmp', emptyDir: { sizeLimit: '16Mi' } }],
+        },
+      },
+    },
+  };
+}
+
 /** ServiceAccount, Deployment, Service and PodDisruptionBudget of one workload. */
 export function renderWorkload(workload) {
   const labels = {
@@ -177,13 +240,6 @@ export function renderWorkload(workload) {
     timeoutSeconds: 3,
     failureThreshold: 3,
   });
-  const hardening = {
-    allowPrivilegeEscalation: false,
-    readOnlyRootFilesystem: true,
-    runAsNonRoot: true,
-    capabilities: { drop: ['ALL'] },
-    seccompProfile: { type: 'RuntimeDefault' },
-  };
   const tmp = { name: 'tmp', mountPath: '/tmp' };
   const ports = isWorker
     ? [{ name: 'metrics', containerPort: METRICS_PORT }]
@@ -218,13 +274,7 @@ export function renderWorkload(workload) {
         spec: {
           serviceAccountName: workload.name,
           automountServiceAccountToken: false,
-          securityContext: {
-            runAsNonRoot: true,
-            runAsUser: 1000,
-            runAsGroup: 1000,
-            fsGroup: 1000,
-            seccompProfile: { type: 'RuntimeDefault' },
-          },
+          securityContext: podSecurity,
           ...((workload.initContainers ?? []).length > 0
             ? {
                 initContainers: workload.initContainers.map((init) => ({

@@ -99,6 +99,33 @@ describe('Kubernetes manifests', () => {
     expect(status).toBe(1);
   });
 
+  test('every service with a database has a migration Job', () => {
+    const objects = renderOverlay('prod');
+    const jobs = objects.filter((object) => object.kind === 'Job').map((job) => job.metadata.name);
+    expect(jobs).toEqual(
+      expect.arrayContaining(['migrate-auth', 'migrate-billing', 'migrate-generation', 'migrate-bulk']),
+    );
+  });
+
+  test('a service whose migration Job is missing breaks the project rules', () => {
+    const objects = renderOverlay('prod').filter(
+      (object) => !(object.kind === 'Job' && object.metadata.name === 'migrate-billing'),
+    );
+    const { status, output } = validate('kubernetes', writeScratch('no-migration.yaml', asYaml(objects)));
+    expect(output).toContain("Deployment/billing: uses MongoDB but no Job runs its image's migration");
+    expect(status).toBe(1);
+  });
+
+  test('a migration Job with a writable root filesystem breaks the project rules', () => {
+    const objects = renderOverlay('prod');
+    const container = (find(objects, 'Job', 'migrate-auth').spec as unknown as PodSpecHolder).template.spec
+      .containers[0]!;
+    container.securityContext.readOnlyRootFilesystem = false;
+    const { status, output } = validate('kubernetes', writeScratch('writable-job.yaml', asYaml(objects)));
+    expect(output).toContain('Job/migrate-auth container migrate-auth: readOnlyRootFilesystem must be true');
+    expect(status).toBe(1);
+  });
+
   test('a kustomization naming a missing file does not render', () => {
     const dir = mkdtempSync(path.join(scratch, 'kustomization-'));
     writeFileSync(path.join(dir, 'kustomization.yaml'), 'resources:\n  - missing.yaml\n');
@@ -122,6 +149,14 @@ describe('docker compose', () => {
     document.services.gateway.ports = 8080;
     const { status, output } = validate('compose', writeScratch('ports.yml', YAML.stringify(document)));
     expect(output).toContain('/services/gateway/ports');
+    expect(status).toBe(1);
+  });
+
+  test('a service using MongoDB that does not wait for its migration breaks the rules', () => {
+    const document = compose();
+    delete document.services.billing.depends_on['billing-migrate'];
+    const { status, output } = validate('compose', writeScratch('migration.yml', YAML.stringify(document)));
+    expect(output).toContain('/services/billing: uses MongoDB but does not wait for its migration');
     expect(status).toBe(1);
   });
 

@@ -76,4 +76,5 @@ export {
   type PutOptions,
 } from './object-store';
 export { runServiceProcess, type ServiceProcessConfig, type ServiceProcessContext } from './service-process';
+export { runMigration } from './migration';
 export { instrumentBus, metricsConfig, metricsRegistry, recordHttpMetrics, serveOperations } from './metrics';
