@@ -34,7 +34,7 @@ interface Viewport {
   category: string;
 }
 
-const VIEWPORTS: Viewport[] = [
+const ALL_VIEWPORTS: Viewport[] = [
   {
     name: 'desktop',
     context: { viewport: { width: 1280, height: 800 } },
@@ -50,6 +50,10 @@ const VIEWPORTS: Viewport[] = [
     category: 'Electronics',
   },
 ];
+// Against the distributed rehearsal (create-screen-distributed.test.ts) the desktop journey is enough: the phone's
+// layout and touch do not depend on how the back end is deployed, and each journey is minutes of renders in CI.
+const VIEWPORTS =
+  platformKind() === 'npm start' ? ALL_VIEWPORTS : ALL_VIEWPORTS.filter((viewport) => viewport.name === 'desktop');
 
 /** In-page globals the callbacks read; they run in Chromium but are type-checked without the DOM library. */
 interface PageGlobals {
