@@ -1,11 +1,11 @@
 import { access, readFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import express, { type Express } from 'express';
 import { createHttpApp, type Logger } from '@productgen/service-kit';
 import type { MicrofrontendHostConfig, ShellHostConfig } from './config';
-import { setCacheHeaders, setIsolationHeaders } from './headers';
+import { setCacheHeaders } from './headers';
+import { readFileOrNull, servePageDocuments } from './page-documents';
 
 /** The path a microfrontend version is served at, on its own host and through the shell host alike. */
 export function versionedPath(name: string, version: string): string {
@@ -63,9 +63,10 @@ export function createShellHost(config: ShellHostConfig, logger: Logger): Expres
     res.setHeader('Cache-Control', 'no-cache');
     res.json(runtimeConfig);
   });
+  // Read on every request: the registry is the release switch (a mounted ConfigMap or file).
+  const readRegistry = async () => JSON.parse(await readFile(config.REGISTRY_FILE, 'utf8')) as Record<string, string>;
   app.get('/remotes.json', async (_req, res) => {
-    // Read on every request: the registry is the release switch (a mounted ConfigMap or file).
-    const registry = JSON.parse(await readFile(config.REGISTRY_FILE, 'utf8')) as Record<string, string>;
+    const registry = await readRegistry();
     res.setHeader('Cache-Control', 'no-cache');
     res.json(registry);
   });
@@ -102,15 +103,27 @@ export function createShellHost(config: ShellHostConfig, logger: Logger): Expres
   }
 
   app.use(express.static(config.STATIC_DIR, { index: false, setHeaders: setCacheHeaders }));
-  // Every page path is the shell's single-page app; it decides between a microfrontend and its not-found page.
-  app.get(/^[^.]*$/, (req, res) => {
-    if (!existsSync(shellIndex)) {
-      res.status(503).type('text').send('The web app is not built yet.');
-      return;
-    }
-    res.setHeader('Cache-Control', 'no-cache');
-    setIsolationHeaders(res, req.path, config.CROSS_ORIGIN_ISOLATED_PATHS);
-    res.sendFile(shellIndex);
-  });
+  // The same page documents as embedded mode's web server: the prerendered parts come from the published
+  // microfrontend version, through its host.
+  servePageDocuments(
+    app,
+    {
+      readShellIndex: () => readFileOrNull(shellIndex),
+      readRegistry,
+      async readPublishedFile(urlPath) {
+        const [, , name, version] = urlPath.split('/');
+        const base = name && version ? upstreamOf(name, version) : undefined;
+        if (!base) return readFileOrNull(path.join(config.STATIC_DIR, path.posix.normalize(urlPath)));
+        const upstream = await fetch(new URL(urlPath, base), {
+          signal: AbortSignal.timeout(config.UPSTREAM_TIMEOUT_MS),
+        });
+        if (upstream.status === 404) return null;
+        if (!upstream.ok) throw new Error(`microfrontend host answered ${upstream.status} for ${urlPath}`);
+        return upstream.text();
+      },
+    },
+    config.PRODUCT_NAME,
+    { isolatedPaths: config.CROSS_ORIGIN_ISOLATED_PATHS, notBuiltMessage: 'The web app is not built yet.' },
+  );
   return app.finalize();
 }

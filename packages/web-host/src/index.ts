@@ -1,6 +1,14 @@
 export { createMicrofrontendHost, createShellHost, versionedPath } from './app';
 export { setCacheHeaders, setIsolationHeaders } from './headers';
 export {
+  createPageDocuments,
+  servePageDocuments,
+  readFileOrNull,
+  type PageDocument,
+  type PageSources,
+  type PageRouteOptions,
+} from './page-documents';
+export {
   TOOL_PATHS,
   microfrontendHostConfigSchema,
   shellHostConfigSchema,

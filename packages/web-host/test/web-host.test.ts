@@ -91,7 +91,8 @@ test('tool pages are cross-origin isolated, other pages are not', async () => {
   expect(tool.headers.get('cross-origin-opener-policy')).toBe('same-origin');
   expect(tool.headers.get('cross-origin-embedder-policy')).toBe('require-corp');
   const pricing = await fetch(`${shellUrl}/pricing`);
-  expect(await pricing.text()).toContain('<title>shell</title>');
+  // The page document: the shell with the page's own head.
+  expect(await pricing.text()).toContain('<title>Pricing | ProductGen</title>');
   expect(pricing.headers.get('cross-origin-embedder-policy')).toBeNull();
 });
 

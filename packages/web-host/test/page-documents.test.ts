@@ -1,0 +1,115 @@
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { createLogger } from '@productgen/service-kit';
+import { createMicrofrontendHost, createShellHost, microfrontendHostConfigSchema, shellHostConfigSchema } from '../src';
+
+// Distributed mode's shell host answers every page path with the same documents as embedded mode's web server:
+// the prerendered page of the marketing version the registry names, fetched from that version's host.
+
+const logger = createLogger({ service: 'page-documents-test', level: 'silent' });
+const servers: http.Server[] = [];
+let root: string;
+let shellUrl: string;
+
+async function listen(app: http.RequestListener): Promise<string> {
+  const server = http.createServer(app);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const SHELL_INDEX =
+  '<!doctype html><html><head><title>ProductGen</title><meta name=description content="default">' +
+  '<link rel=canonical href=/></head><body><main id=pg-main></main><script src=/main.js></script></body></html>';
+
+beforeAll(async () => {
+  root = await mkdtemp(path.join(os.tmpdir(), 'page-documents-'));
+  const marketingDist = path.join(root, 'mfe-marketing');
+  const shellDist = path.join(root, 'shell');
+  await mkdir(path.join(marketingDist, 'prerender'), { recursive: true });
+  await mkdir(shellDist, { recursive: true });
+  await writeFile(path.join(marketingDist, 'mf-manifest.json'), '{"name":"mfe_marketing"}');
+  await writeFile(
+    path.join(marketingDist, 'routes.json'),
+    JSON.stringify({ siteUrl: 'https://site.example', routes: [{ path: '/fashion-product-photos', slug: 'fashion' }] }),
+  );
+  await writeFile(
+    path.join(marketingDist, 'prerender', 'fashion.json'),
+    JSON.stringify({
+      head: '<title>Fashion product photos | ProductGen</title><link rel="canonical" href="https://site.example/fashion-product-photos" />',
+      main: '<div id="pg-app-mfe_marketing"><h1>Fashion product photos</h1><img src="__MARKETING_BASE__/demo/a.webp"></div>',
+    }),
+  );
+  await writeFile(path.join(marketingDist, 'sitemap.xml'), '<urlset>fashion</urlset>');
+  await writeFile(path.join(shellDist, 'index.html'), SHELL_INDEX);
+  const registryFile = path.join(root, 'remotes.json');
+  await writeFile(registryFile, JSON.stringify({ mfe_marketing: '/mfe/marketing/2.1.0/mf-manifest.json' }));
+
+  const marketingUrl = await listen(
+    createMicrofrontendHost(
+      microfrontendHostConfigSchema.parse({
+        WEB_HOST_ROLE: 'microfrontend',
+        STATIC_DIR: marketingDist,
+        MFE_NAME: 'marketing',
+        MFE_VERSION: '2.1.0',
+      }),
+      logger,
+    ),
+  );
+  shellUrl = await listen(
+    createShellHost(
+      shellHostConfigSchema.parse({
+        WEB_HOST_ROLE: 'shell',
+        STATIC_DIR: shellDist,
+        REGISTRY_FILE: registryFile,
+        MFE_UPSTREAMS: `marketing=${marketingUrl}`,
+        API_PUBLIC_URL: 'http://api.example.test',
+      }),
+      logger,
+    ),
+  );
+});
+
+afterAll(async () => {
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  await rm(root, { recursive: true, force: true });
+});
+
+test('a prerendered page gets its own head and markup, with assets under the published version', async () => {
+  const response = await fetch(`${shellUrl}/fashion-product-photos`);
+  expect(response.status).toBe(200);
+  const html = await response.text();
+  expect(html).toContain('<title>Fashion product photos | ProductGen</title>');
+  expect(html).toContain('href="https://site.example/fashion-product-photos"');
+  expect(html).not.toContain('content="default"');
+  expect(html).toContain('<main id="pg-main"><div id="pg-app-mfe_marketing"><h1>Fashion product photos</h1>');
+  expect(html).toContain('src="/mfe/marketing/2.1.0/demo/a.webp"');
+  // The current shell build's script stays.
+  expect(html).toContain('<script src=/main.js></script>');
+});
+
+test('a page of the route table that is not prerendered gets its own head from the route table', async () => {
+  const html = await (await fetch(`${shellUrl}/pricing`)).text();
+  expect(html).toContain('<title>Pricing | ProductGen</title>');
+  expect(html).toContain('<link rel="canonical" href="https://site.example/pricing" />');
+  expect(html).toContain('<main id=pg-main></main>');
+});
+
+test('an unknown path answers 404 with the shell and a noindex head', async () => {
+  const response = await fetch(`${shellUrl}/no-such-page`);
+  expect(response.status).toBe(404);
+  const html = await response.text();
+  expect(html).toContain('<meta name="robots" content="noindex" />');
+  expect(html).toContain('<script src=/main.js></script>');
+});
+
+test('sitemap.xml comes from the published marketing version', async () => {
+  const response = await fetch(`${shellUrl}/sitemap.xml`);
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toContain('application/xml');
+  expect(await response.text()).toBe('<urlset>fashion</urlset>');
+  expect((await fetch(`${shellUrl}/robots.txt`)).status).toBe(404);
+});
