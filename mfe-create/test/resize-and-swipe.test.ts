@@ -1,5 +1,5 @@
 import { fitWithin, isImageFile } from '../src/shared/resize';
-import { swipeDirection, swipeTarget } from '../src/shared/swipe';
+import { swipeDirection, swipeTarget } from '@productgen/ui-kit';
 
 describe('fitWithin (1920×1080 box)', () => {
   it.each([

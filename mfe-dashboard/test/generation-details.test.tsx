@@ -59,10 +59,28 @@ describe('/dashboard?generation={uuid}', () => {
         .getAllByRole('link', { name: /^Download/ })
         .map((link) => link.getAttribute('href')),
     ).toEqual([-1, 0, 1].map((index) => `${API}/download/${UUID}/image/${index}`));
-    expect(within(dialog).getByRole('link', { name: /^View full size.*Created image 2$/ })).toHaveAttribute(
+
+    // The full-size viewer opens over the details at the chosen image and moves with the arrow keys.
+    await user.click(within(dialog).getByRole('button', { name: /^View full size.*Created image 1$/ }));
+    const viewer = await screen.findByRole('dialog', { name: 'Created image 1' });
+    expect(within(viewer).getByRole('img', { name: 'Created image 1' })).toHaveAttribute(
+      'src',
+      `${API}/download/${UUID}/image/0`,
+    );
+    expect(within(viewer).getByText('2 / 3')).toBeInTheDocument();
+    await user.keyboard('{ArrowRight}');
+    const next = await screen.findByRole('dialog', { name: 'Created image 2' });
+    expect(within(next).getByRole('link', { name: 'Download' })).toHaveAttribute(
       'href',
       `${API}/download/${UUID}/image/1`,
     );
+    expect(within(next).getByRole('button', { name: 'Next' })).toBeDisabled();
+    await user.keyboard('{ArrowLeft}{ArrowLeft}');
+    await screen.findByRole('dialog', { name: 'Original' });
+    // Escape closes the viewer only; the details stay open.
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.getAllByRole('dialog')).toHaveLength(1));
+    expect(screen.getByRole('dialog', { name: 'Generation details' })).toBeInTheDocument();
     await user.click(within(dialog).getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
   });

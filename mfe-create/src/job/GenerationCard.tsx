@@ -1,6 +1,6 @@
 import { usePlatformClient, type Generation } from '@productgen/platform-client';
-import { Spinner } from '@productgen/ui-kit';
-import { FixesOverlay, fixesRunning, loadableSrc } from '../shared/images';
+import { FixesOverlay, Spinner } from '@productgen/ui-kit';
+import { fixesRunning, loadableSrc } from '../shared/images';
 import { generationOutcome } from './jobStatus';
 import styles from './GenerationCard.module.css';
 

@@ -3,9 +3,8 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { PageIntro, routeEntry } from '@productgen/mf-shared';
 import { usePlatformClient, useSession, type BulkJob, type PlatformClient } from '@productgen/platform-client';
-import { LinkButton, ProgressBar, Spinner } from '@productgen/ui-kit';
+import { ImageViewer, LinkButton, ProgressBar, Spinner, type ViewerImage } from '@productgen/ui-kit';
 import { fixesRunning, loadableSrc } from '../shared/images';
-import { ImageViewer, type ViewerImage } from '../shared/ImageViewer';
 import { ErrorBox, SiteUrlTip, WatermarkNotice } from '../shared/messages';
 import { GenerationCard } from './GenerationCard';
 import {

@@ -1,6 +1,3 @@
-import { Spinner } from '@productgen/ui-kit';
-import styles from './images.module.css';
-
 // A plain tile in place of an image whose address cannot be used: one bad address neither breaks the screen nor
 // leaves it waiting for an image that never loads.
 export const UNAVAILABLE_IMAGE = `data:image/svg+xml,${encodeURIComponent(
@@ -20,20 +17,4 @@ export function loadableSrc(imageSrc: (url: string) => string, url: string | nul
 /** Any false entry in fixes_done means post-processing (upscale, watermark...) is still running. */
 export function fixesRunning(image: { metadata?: { fixes_done?: boolean[] } }): boolean {
   return (image.metadata?.fixes_done ?? []).some((done) => !done);
-}
-
-/** Shown over an image whose fixes (upscale, sharpening, watermark) are still running. */
-export function FixesOverlay({ label, large = false }: { label: string; large?: boolean }) {
-  return (
-    <span className={styles.overlay} data-testid="fixes-overlay">
-      {large ? (
-        <span className={styles.overlayPill} role="status">
-          <Spinner size="sm" label={null} />
-          {label}
-        </span>
-      ) : (
-        <Spinner size="sm" label={label} />
-      )}
-    </span>
-  );
 }

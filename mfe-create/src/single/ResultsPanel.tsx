@@ -1,9 +1,8 @@
 import clsx from 'clsx';
 import { useId, type KeyboardEvent } from 'react';
 import type { GeneratedImage } from '@productgen/platform-client';
-import { Button, LinkButton } from '@productgen/ui-kit';
-import { FixesOverlay, fixesRunning, loadableSrc } from '../shared/images';
-import { swipeTarget, useSwipe } from '../shared/swipe';
+import { Button, FixesOverlay, LinkButton, swipeTarget, useSwipe } from '@productgen/ui-kit';
+import { fixesRunning, loadableSrc } from '../shared/images';
 import styles from './ResultsPanel.module.css';
 
 export interface ResultsPanelProps {

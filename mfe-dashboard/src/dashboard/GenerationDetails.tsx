@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { usePlatformClient, type Generation } from '@productgen/platform-client';
-import { Modal, Spinner } from '@productgen/ui-kit';
+import { ImageViewer, Modal, Spinner, type ViewerImage } from '@productgen/ui-kit';
 import { FETCH_ERROR_TEXT } from './CreditsLog';
 import styles from './DashboardPage.module.css';
 
@@ -14,7 +14,7 @@ type DetailState = { status: 'loading' } | { status: 'failed' } | { status: 'loa
 
 /**
  * See Details of a single generation: the original and every created image, each with its download link and a
- * link to the full-size image. Opened by the `generation` query so the details can be linked and Back closes them.
+ * button opening the full-size viewer (the one the job page uses: arrow keys, swipe, Download). Opened by the `generation` query so the details can be linked and Back closes them.
  */
 export function GenerationDetails() {
   const [params] = useSearchParams();
@@ -31,6 +31,7 @@ export function GenerationDetails() {
 function DetailBody({ generationUuid }: { generationUuid: string }) {
   const client = usePlatformClient();
   const [state, setState] = useState<DetailState>({ status: 'loading' });
+  const [viewing, setViewing] = useState<number | null>(null);
 
   useEffect(() => {
     let current = true;
@@ -57,29 +58,40 @@ function DetailBody({ generationUuid }: { generationUuid: string }) {
     label: `Created image ${index + 1}`,
     src: image.output_url,
     index,
+    finishing: (image.metadata?.fixes_done ?? []).some((done) => !done),
   }));
   const original = generation.original_image_url
-    ? [{ key: 'original', label: 'Original', src: generation.original_image_url, index: ORIGINAL_INDEX }]
+    ? [{ key: 'original', label: 'Original', src: generation.original_image_url, index: ORIGINAL_INDEX, finishing: false }]
     : [];
   const tiles = [...original, ...created];
+  const viewerImages: ViewerImage[] = tiles.map((tile) => ({
+    key: tile.key,
+    src: client.assetUrl(tile.src),
+    alt: tile.label,
+    downloadHref: client.downloadUrl('image', generationUuid, tile.index),
+    finishing: tile.finishing,
+  }));
   return (
-    <ul className={styles.cards}>
-      {tiles.map((tile) => (
-        <li key={tile.key} className={styles.card}>
-          <figure className={styles.figure}>
-            <img src={client.assetUrl(tile.src)} alt={tile.label} className={styles.cardImage} />
-            <figcaption>{tile.label}</figcaption>
-          </figure>
-          <p className={styles.tileLinks}>
-            <a href={client.assetUrl(tile.src)} target="_blank" rel="noreferrer">
-              View full size<span className={styles.visuallyHidden}>: {tile.label}</span>
-            </a>
-            <a href={client.downloadUrl('image', generationUuid, tile.index)} download>
-              Download<span className={styles.visuallyHidden}>: {tile.label}</span>
-            </a>
-          </p>
-        </li>
-      ))}
-    </ul>
+    <>
+      <ul className={styles.cards}>
+        {viewerImages.map((image, position) => (
+          <li key={image.key} className={styles.card}>
+            <figure className={styles.figure}>
+              <img src={image.src} alt={image.alt} className={styles.cardImage} />
+              <figcaption>{image.alt}</figcaption>
+            </figure>
+            <p className={styles.tileLinks}>
+              <button type="button" className={styles.linkButton} onClick={() => setViewing(position)}>
+                View full size<span className={styles.visuallyHidden}>: {image.alt}</span>
+              </button>
+              <a href={image.downloadHref} download>
+                Download<span className={styles.visuallyHidden}>: {image.alt}</span>
+              </a>
+            </p>
+          </li>
+        ))}
+      </ul>
+      <ImageViewer images={viewerImages} index={viewing} onIndex={setViewing} onClose={() => setViewing(null)} />
+    </>
   );
 }

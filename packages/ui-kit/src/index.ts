@@ -25,3 +25,6 @@ export {
 } from './Toast';
 export { TextField, TextArea, type TextFieldProps, type TextAreaProps } from './TextField';
 export { Slider, type SliderProps } from './Slider';
+export { ImageViewer, type ImageViewerProps, type ViewerImage } from './ImageViewer';
+export { FixesOverlay, type FixesOverlayProps } from './FixesOverlay';
+export { SWIPE_THRESHOLD_PX, swipeDirection, swipeTarget, useSwipe, type SwipeDirection } from './swipe';

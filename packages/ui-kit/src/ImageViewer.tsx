@@ -1,6 +1,7 @@
-import { useEffect } from 'react';
-import { Button, LinkButton, Modal } from '@productgen/ui-kit';
-import { FixesOverlay } from './images';
+import { useEffect, useRef } from 'react';
+import { Button, LinkButton } from './Button';
+import { FixesOverlay } from './FixesOverlay';
+import { Modal } from './Modal';
 import { swipeTarget, useSwipe, type SwipeDirection } from './swipe';
 import styles from './ImageViewer.module.css';
 
@@ -34,6 +35,7 @@ export function ImageViewer({ images, index, onIndex, onClose }: ImageViewerProp
     if (target !== position) onIndex(target);
   };
   const swipe = useSwipe(move);
+  const viewerRef = useRef<HTMLDivElement>(null);
 
   // The keys work wherever focus is inside the viewer (its buttons, the link, the dialog itself).
   useEffect(() => {
@@ -46,10 +48,19 @@ export function ImageViewer({ images, index, onIndex, onClose }: ImageViewerProp
     return () => document.removeEventListener('keydown', onKey);
   });
 
+  // Reaching the first or last image disables the button that was pressed, and the browser then drops focus to
+  // the page; take it back to the dialog so Escape, Tab and the arrow keys keep working.
+  useEffect(() => {
+    const dialog = viewerRef.current?.closest<HTMLElement>('[role="dialog"]');
+    const active = document.activeElement;
+    const lost = !dialog?.contains(active) || (active instanceof HTMLButtonElement && active.disabled);
+    if (dialog && lost) dialog.focus();
+  }, [position]);
+
   return (
     <Modal open={Boolean(image)} onClose={onClose} title={image?.alt ?? ''} size="lg" className={styles.dialog}>
       {image && (
-        <div className={styles.viewer}>
+        <div className={styles.viewer} ref={viewerRef}>
           <div
             className={styles.stage}
             data-testid="viewer-stage"
