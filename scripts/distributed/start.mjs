@@ -142,6 +142,7 @@ const children = new Set();
 function run(name, command, args, env, { onLine, infrastructure = false } = {}) {
   const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.infrastructure = infrastructure;
+  child.processName = name;
   children.add(child);
   const prefix = `[${name}] `;
   let buffer = '';
@@ -342,6 +343,14 @@ async function main() {
     api: urlOf('gateway', Number(services.gateway.environment.API_PORT)),
     dataDir,
     processes: [...children].length,
+    // For fault tests: which process to kill, and where the data is (as the containers' volumes would be).
+    pids: Object.fromEntries([...children].map((child) => [child.processName, child.pid])),
+    mongoUrl: context.mongoUrl,
+    s3: {
+      endpoint: context.s3Endpoint,
+      accessKey: minio.MINIO_ROOT_USER ?? 'S3RVER',
+      secretKey: minio.MINIO_ROOT_PASSWORD ?? 'S3RVER',
+    },
   };
   console.log(`distributed platform ready ${JSON.stringify(summary)}`);
 }

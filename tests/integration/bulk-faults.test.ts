@@ -1,21 +1,23 @@
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { GENERATION_BUCKET, startDistributedServices, type DistributedServices } from '../support/distributed-services';
+import { startDistributedPlatform, type DistributedPlatform } from '../support/distributed-platform';
+import { GENERATION_BUCKET } from '../support/distributed-services';
 import { listObjectKeys } from '../support/object-store';
-import { freePort, signInWithDevIdentity } from '../support/platform-process';
+import { signInWithDevIdentity } from '../support/platform-process';
 import { pollUntil } from '../support/poll';
-import type { ServiceProcess } from '../support/service-process';
 import { plainRequest } from './batch/platform';
 import { batchForm, makeZip } from './batch/zips';
 
-// Issue 10's faults on real RabbitMQ, in distributed mode: billing, auth, the generation API (GENERATION_WORKER=off),
-// two render workers and the bulk service each run as their own process from their build, on a throwaway virtual
-// host, the embedded MongoDB and S3. In the middle of a batch one worker is killed (SIGKILL) and every connection of
-// the virtual host is closed by the broker (rabbitmqctl close_all_connections --vhost: what a broker restart does
-// to the clients, without restarting the broker every other suite shares). The batch must still complete with every
-// image exactly once, no object twice, and the credits charged equal to the images delivered.
+// Issue 10's faults on real RabbitMQ, on the distributed rehearsal (`npm run start:distributed --scale
+// generation-worker=2`: every service, two render workers and the gateway as their own processes with the compose
+// file's commands and environment, on a throwaway virtual host and the embedded MongoDB and S3 processes). In the
+// middle of a batch sent through the gateway one render worker is killed (SIGKILL) and every connection of the
+// virtual host is closed by the broker (rabbitmqctl close_all_connections --vhost: what a broker restart does to the
+// clients, without restarting the broker every other suite shares). The batch must still complete with every image
+// exactly once, no object twice, and the credits charged equal to the images delivered.
 jest.setTimeout(1_500_000);
 
 const AMQP_URL = process.env.AMQP_URL;
@@ -47,67 +49,47 @@ async function closeVhostConnections(vhost: string): Promise<void> {
 if (!AMQP_URL) {
   test.skip('the batch fault test needs RabbitMQ: set AMQP_URL (CI does) to run it', () => undefined);
 } else {
-  describe('a batch survives a killed worker and a broker dropping every connection (distributed, RabbitMQ)', () => {
-    let services: DistributedServices;
-    let bulkUrl: string;
-    let userId: string;
-    const workers: ServiceProcess[] = [];
+  describe('a batch survives a killed worker and a broker dropping every connection (start:distributed)', () => {
+    let dataDir: string;
+    let platform: DistributedPlatform;
+    let sessionKey: string;
 
-    const startWorker = (name: string) =>
-      services.start({
-        name,
-        script: 'services/generation/dist/worker.js',
-        env: { ...services.generationEnv, LOG_LEVEL: 'info', WORKER_PREFETCH: '1', SWEEP_INTERVAL_MS: '1000' },
-        readyLine: 'render worker running',
+    /** A call through the gateway, as the signed-in user. */
+    const api = (pathname: string, body?: FormData) =>
+      plainRequest(`${platform.apiUrl}${pathname}`, {
+        method: body ? 'POST' : 'GET',
+        headers: { 'X-Session-Key': sessionKey },
+        body,
       });
-
-    const bulkCall = (pathname: string, body?: FormData) =>
-      plainRequest(`${bulkUrl}${pathname}`, { method: body ? 'POST' : 'GET', headers: { 'X-User-Id': userId }, body });
-
-    async function credits(): Promise<number> {
-      const answer = await plainRequest(`${services.urls.billing}/internal/users/${userId}/billing`);
-      return answer.json<{ credits: number }>().credits;
-    }
+    const credits = async () => (await api('/auth/me')).json<{ credits: number }>().credits;
+    const isRunning = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
 
     beforeAll(async () => {
-      services = await startDistributedServices(AMQP_URL, 'productgen-bulk-faults');
-      const bulkPort = await freePort();
-      bulkUrl = `http://127.0.0.1:${bulkPort}`;
-      await services.startBilling();
-      await services.startAuth();
-      await services.start({
-        name: 'generation',
-        script: 'services/generation/dist/main.js',
-        env: { ...services.generationEnv, GENERATION_WORKER: 'off', SWEEP_INTERVAL_MS: '1000' },
-        readyUrl: services.urls.generation,
+      dataDir = await mkdtemp(path.join(tmpdir(), 'productgen-bulk-faults-'));
+      platform = await startDistributedPlatform({
+        dataDir,
+        amqpUrl: AMQP_URL,
+        args: ['--scale', 'generation-worker=2'],
       });
-      workers.push(await startWorker('worker 1'), await startWorker('worker 2'));
-      await services.start({
-        name: 'bulk',
-        script: 'services/bulk/dist/main.js',
-        env: {
-          ...services.sharedEnv,
-          PORT: String(bulkPort),
-          S3_ENDPOINT: services.s3.endpoint,
-          S3_ACCESS_KEY: services.s3.accessKey,
-          S3_SECRET_KEY: services.s3.secretKey,
-          BILLING_URL: services.urls.billing,
-          GENERATION_URL: services.urls.generation,
-          PROGRESS_POLL_MS: '1000',
-        },
-        readyUrl: bulkUrl,
-      });
-      const signedIn = await signInWithDevIdentity(services.urls.auth, {
+      const signedIn = await signInWithDevIdentity(platform.apiUrl, {
         email: 'bulk.faults@example.com',
         given_name: 'Bulk',
         family_name: 'Faults',
       });
-      userId = signedIn.user.id;
+      sessionKey = signedIn.session_key;
       await pollUntil('the signup credits', credits, (value) => value === SIGNUP_CREDITS);
     });
 
     afterAll(async () => {
-      await services?.stop();
+      await platform?.stop('SIGTERM');
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
     });
 
     test('every image exactly once, no object twice, charged = delivered', async () => {
@@ -116,23 +98,30 @@ if (!AMQP_URL) {
           PRODUCTS.map(async (file) => ({ name: path.basename(file), data: await readFile(path.join(PHOTOS, file)) })),
         ),
       );
-      const created = await bulkCall('/image-gen/bulk-zip', batchForm(zip, { numGenerates: String(PER_PRODUCT) }));
+      const created = await api('/image-gen/bulk-zip', batchForm(zip, { numGenerates: String(PER_PRODUCT) }));
       expect(created.status).toBe(200);
       const jobUuid = created.json<{ bulk_job_uuid: string }>().bulk_job_uuid;
-      expect(await credits()).toBe(SIGNUP_CREDITS - PRODUCTS.length * PER_PRODUCT);
-      const job = () => bulkCall(`/image-gen/bulk-job/${jobUuid}`).then((answer) => answer.json<JobAnswer>());
+      // /auth/me shows billing's balance once auth has had billing's credits.balance_changed event.
+      const charged = SIGNUP_CREDITS - PRODUCTS.length * PER_PRODUCT;
+      await pollUntil('the reserved credits gone', credits, (value) => value === charged);
+      const job = () => api(`/image-gen/bulk-job/${jobUuid}`).then((answer) => answer.json<JobAnswer>());
 
       // Mid-batch: one product done, the others still rendering.
       await pollUntil('the first product done', job, (value) => value.generations_done >= 1, {
         timeoutMs: 900_000,
         intervalMs: 250,
       });
-      await workers[0]!.stop('SIGKILL');
-      expect(workers[0]!.child.signalCode).toBe('SIGKILL');
+      const worker = platform.pids['generation-worker-1']!;
+      process.kill(worker, 'SIGKILL');
+      await pollUntil(
+        'render worker 1 to end',
+        async () => isRunning(worker),
+        (running) => !running,
+      );
 
       const beforeDrop = (await job()).generations_done;
       expect(beforeDrop).toBeLessThan(PRODUCTS.length);
-      await closeVhostConnections(services.vhost.name);
+      await closeVhostConnections(platform.vhost);
 
       const finished = await pollUntil(
         'the batch to finish',
@@ -151,7 +140,7 @@ if (!AMQP_URL) {
       }
 
       // Per generation: the original, and a base and a final image per variation; nothing else, nothing twice.
-      const keys = await listObjectKeys(services.s3, GENERATION_BUCKET, 'generations/');
+      const keys = await listObjectKeys(platform.s3, GENERATION_BUCKET, 'generations/');
       expect(new Set(keys).size).toBe(keys.length);
       for (const generation of finished.generations) {
         const own = keys.filter((key) => key.startsWith(`generations/${generation.generation_uuid}/`));
@@ -161,7 +150,7 @@ if (!AMQP_URL) {
       }
       expect(keys).toHaveLength(PRODUCTS.length * (1 + 2 * PER_PRODUCT));
       // Charged = delivered: every reserved credit became an image, none was given back or charged twice.
-      expect(await credits()).toBe(SIGNUP_CREDITS - PRODUCTS.length * PER_PRODUCT);
+      expect(await credits()).toBe(charged);
     });
   });
 }

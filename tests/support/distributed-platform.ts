@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import type { S3Access } from './object-store';
 import { repoRoot, type PlatformProcess } from './platform-process';
 import { createThrowawayVhost } from './rabbitmq';
 
@@ -20,13 +21,24 @@ function killGroup(pid: number): void {
   }
 }
 
+/** The rehearsal as a platform, plus what a fault test needs to break it. */
+export interface DistributedPlatform extends PlatformProcess {
+  /** The throwaway RabbitMQ virtual host every process connects to. */
+  vhost: string;
+  /** Process id of each process the launcher started, by name (`generation-worker-2` when scaled). */
+  pids: Record<string, number>;
+  mongoUrl: string;
+  s3: S3Access;
+}
+
 export async function startDistributedPlatform(options: {
   dataDir: string;
   amqpUrl: string;
   env?: Record<string, string>;
+  /** More arguments of start.mjs, e.g. ['--scale', 'generation-worker=2']. */
   args?: string[];
   startTimeoutMs?: number;
-}): Promise<PlatformProcess> {
+}): Promise<DistributedPlatform> {
   const vhost = await createThrowawayVhost(options.amqpUrl, 'productgen-distributed');
   const child = spawn(
     process.execPath,
@@ -79,9 +91,22 @@ export async function startDistributedPlatform(options: {
         reject(new Error(`start:distributed exited with ${code} before it was ready:\n${output.slice(-5000)}`));
       });
     });
-    const urls = JSON.parse(ready) as { web: string; api: string };
+    const summary = JSON.parse(ready) as { web: string; api: string } & Pick<
+      DistributedPlatform,
+      'pids' | 'mongoUrl' | 's3'
+    >;
     const asLocalhost = (url: string) => url.replace('//127.0.0.1:', '//localhost:');
-    return { webUrl: asLocalhost(urls.web), apiUrl: asLocalhost(urls.api), child, output: () => output, stop };
+    return {
+      webUrl: asLocalhost(summary.web),
+      apiUrl: asLocalhost(summary.api),
+      child,
+      output: () => output,
+      stop,
+      vhost: vhost.name,
+      pids: summary.pids,
+      mongoUrl: summary.mongoUrl,
+      s3: summary.s3,
+    };
   } catch (error) {
     await stop('SIGKILL');
     throw error;
