@@ -64,14 +64,18 @@ async function api<T>(pathAndQuery: string, body?: unknown): Promise<{ status: n
 function apiResponse(method: string, pathname: string): Promise<Response> {
   return page.waitForResponse(
     (response) =>
-      response.request().method() === method && new URL(response.url()).pathname === pathname &&
+      response.request().method() === method &&
+      new URL(response.url()).pathname === pathname &&
       response.url().startsWith(suite.platform.apiUrl),
   );
 }
 
 const dashboardRegion = (name: string) => page.getByRole('region', { name });
 const pastCreations = () => dashboardRegion('Past Creations');
-const pastRows = () => pastCreations().getByRole('row').filter({ has: page.getByRole('cell') });
+const pastRows = () =>
+  pastCreations()
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell') });
 
 async function openDashboard(): Promise<void> {
   await page.goto(`${suite.platform.webUrl}/dashboard`);
@@ -99,39 +103,42 @@ afterAll(async () => {
   await context?.close();
 });
 
-step('a new user signs in and buys Small Business; back on the dashboard the survey asks, Other with text', async () => {
-  await page.goto(`${suite.platform.webUrl}/`);
-  await signInThroughDevDialog(page, person);
-  await creditsLink(page, credits).waitFor();
-  sessionKey =
-    (await page.evaluate(() => (globalThis as unknown as PageGlobals).localStorage.getItem('session_key'))) ?? '';
-  expect(sessionKey).toMatch(/\S/);
+step(
+  'a new user signs in and buys Small Business; back on the dashboard the survey asks, Other with text',
+  async () => {
+    await page.goto(`${suite.platform.webUrl}/`);
+    await signInThroughDevDialog(page, person);
+    await creditsLink(page, credits).waitFor();
+    sessionKey =
+      (await page.evaluate(() => (globalThis as unknown as PageGlobals).localStorage.getItem('session_key'))) ?? '';
+    expect(sessionKey).toMatch(/\S/);
 
-  const hasSeen = apiResponse('GET', '/hear-about-source/has-seen');
-  await buyThroughDevCheckout(page, {
-    webOrigin: suite.platform.webUrl,
-    apiOrigin: suite.platform.apiUrl,
-    packageName: 'Small Business',
-    price: '$4.99',
-  });
-  expect(await (await hasSeen).json()).toEqual(expect.objectContaining({ hasSeen: false }));
-  const survey = page.getByRole('dialog', { name: 'How did you hear about us?' });
-  await survey.waitFor();
-  // The address loses payment=success, so a reload does not repeat the return.
-  expect(new URL(page.url()).searchParams.get('payment')).toBeNull();
-  credits += SMALL_BUSINESS_CREDITS;
-  await creditsLink(page, credits).waitFor({ timeout: 30_000 });
+    const hasSeen = apiResponse('GET', '/hear-about-source/has-seen');
+    await buyThroughDevCheckout(page, {
+      webOrigin: suite.platform.webUrl,
+      apiOrigin: suite.platform.apiUrl,
+      packageName: 'Small Business',
+      price: '$4.99',
+    });
+    expect(await (await hasSeen).json()).toEqual(expect.objectContaining({ hasSeen: false }));
+    const survey = page.getByRole('dialog', { name: 'How did you hear about us?' });
+    await survey.waitFor();
+    // The address loses payment=success, so a reload does not repeat the return.
+    expect(new URL(page.url()).searchParams.get('payment')).toBeNull();
+    credits += SMALL_BUSINESS_CREDITS;
+    await creditsLink(page, credits).waitFor({ timeout: 30_000 });
 
-  expect(await survey.getByRole('button', { name: 'Submit' }).isDisabled()).toBe(true);
-  await survey.getByRole('radio', { name: 'Other' }).check();
-  await survey.getByLabel('Please specify').fill(REFERRAL_TEXT);
-  const answered = page.waitForRequest(
-    (request) => request.method() === 'POST' && request.url() === `${suite.platform.apiUrl}/hear-about-source`,
-  );
-  await survey.getByRole('button', { name: 'Submit' }).click();
-  expect((await answered).postDataJSON()).toEqual({ source: REFERRAL_TEXT });
-  await survey.waitFor({ state: 'detached' });
-});
+    expect(await survey.getByRole('button', { name: 'Submit' }).isDisabled()).toBe(true);
+    await survey.getByRole('radio', { name: 'Other' }).check();
+    await survey.getByLabel('Please specify').fill(REFERRAL_TEXT);
+    const answered = page.waitForRequest(
+      (request) => request.method() === 'POST' && request.url() === `${suite.platform.apiUrl}/hear-about-source`,
+    );
+    await survey.getByRole('button', { name: 'Submit' }).click();
+    expect((await answered).postDataJSON()).toEqual({ source: REFERRAL_TEXT });
+    await survey.waitFor({ state: 'detached' });
+  },
+);
 
 step('the survey is never shown again: a reload, and even another payment return', async () => {
   await page.reload();
@@ -217,9 +224,9 @@ step('Recently Created shows the 3 newest; Past Creations pages 10 rows at a tim
   const recentLinks = recent.getByRole('link');
   expect(await recentLinks.count()).toBe(3);
   expect(await recentLinks.evaluateAll((links) => links.map((link) => link.getAttribute('href')))).toEqual(
-    records.body.records.slice(0, 3).map((record) =>
-      record.type === 'bulk' ? `/job/${record.id}` : `/dashboard?generation=${record.id}`,
-    ),
+    records.body.records
+      .slice(0, 3)
+      .map((record) => (record.type === 'bulk' ? `/job/${record.id}` : `/dashboard?generation=${record.id}`)),
   );
   await waitForImages(page, 'section[aria-labelledby="recently-created-heading"] img', 3).then((images) =>
     expect(images.filter((image) => image.width === 0)).toEqual([]),
@@ -339,9 +346,7 @@ step('axe-core: no serious or critical violation on /dashboard, /pricing, /setti
     await pastRows().first().waitFor();
     await dashboardRegion('Credits Log').getByRole('row').nth(1).waitFor();
   });
-  await expectNoSeriousViolations('/pricing', () =>
-    page.getByRole('button', { name: 'Buy Small Business' }).waitFor(),
-  );
+  await expectNoSeriousViolations('/pricing', () => page.getByRole('button', { name: 'Buy Small Business' }).waitFor());
   await expectNoSeriousViolations('/settings', () => page.getByRole('button', { name: 'Save Settings' }).waitFor());
   await expectNoSeriousViolations('/productgen', () =>
     page.getByRole('region', { name: 'Generation Settings' }).waitFor(),

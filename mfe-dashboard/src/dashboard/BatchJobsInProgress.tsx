@@ -45,7 +45,6 @@ export function useJobsInProgress(onAllFinished?: () => void): BulkJob[] {
       clearTimeout(timer);
     };
     // The callback only signals; a new identity must not restart polling.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [client]);
 
   return jobs;

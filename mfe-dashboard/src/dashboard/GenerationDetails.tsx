@@ -61,7 +61,15 @@ function DetailBody({ generationUuid }: { generationUuid: string }) {
     finishing: (image.metadata?.fixes_done ?? []).some((done) => !done),
   }));
   const original = generation.original_image_url
-    ? [{ key: 'original', label: 'Original', src: generation.original_image_url, index: ORIGINAL_INDEX, finishing: false }]
+    ? [
+        {
+          key: 'original',
+          label: 'Original',
+          src: generation.original_image_url,
+          index: ORIGINAL_INDEX,
+          finishing: false,
+        },
+      ]
     : [];
   const tiles = [...original, ...created];
   const viewerImages: ViewerImage[] = tiles.map((tile) => ({
