@@ -3,9 +3,10 @@
 // /pricing of the platform as `npm start` runs it. Prints performance, LCP, CLS, SEO and accessibility per page and
 // the compressed JavaScript bytes the landing page downloads. Against BENCH_WEB_URL when set, otherwise it starts
 // the built platform (packages/devstack/dist/main.js) on free ports with a temporary data directory.
-// Debian's Chromium is driven offline; nothing is downloaded.
+// Debian's Chromium is driven offline; nothing is downloaded. BENCH_WEB_REPORT_DIR=<dir> also writes each page's
+// full Lighthouse report (JSON) there.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -94,6 +95,12 @@ async function main() {
         'JS (KB, compressed)': Math.round(scriptBytes(lhr) / 1024),
       });
       if (page === '/') landingScriptBytes = scriptBytes(lhr);
+      // The full Lighthouse reports (diagnostics: render-blocking, unused JS, LCP element, main-thread work).
+      if (process.env.BENCH_WEB_REPORT_DIR) {
+        mkdirSync(process.env.BENCH_WEB_REPORT_DIR, { recursive: true });
+        const file = `${page === '/' ? 'landing' : page.slice(1).replace(/\//g, '_')}.json`;
+        writeFileSync(path.join(process.env.BENCH_WEB_REPORT_DIR, file), JSON.stringify(lhr));
+      }
       if (lhr.runtimeError) console.error(`${page}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
     }
     console.table(rows);

@@ -10,11 +10,21 @@ const criticalCss = [path.join(__dirname, '../packages/ui-kit/src/tokens.css'), 
   .replace(/\/\*[\s\S]*?\*\//g, '')
   .replace(/\s*\n\s*/g, '\n');
 
+// The web origin prerenders a public page's intro (#pg-page-intro, heading and lead) that mf-shared's PageIntro
+// then renders in its app: styled by the same rules, so the swap moves nothing and the first paint is the largest.
+const pageIntroCss = fs
+  .readFileSync(path.join(__dirname, '../packages/mf-shared/src/route-page.module.css'), 'utf8')
+  .replace(/^\.page\b/m, '#pg-page-intro')
+  .replace(/^\.title\b/m, '#pg-page-intro > h1')
+  .replace(/^\.lead\b/m, '#pg-page-intro > p')
+  .replace(/\s*\n\s*/g, '\n');
+
 module.exports = makeWebpackConfig({
   name: 'shell',
   dir: __dirname,
   port: 3000,
   isHost: true,
   template: path.join(__dirname, 'src/index.html'),
-  templateOptions: { criticalCss },
+  // index.html writes its own script loader (see the template): no script tags injected.
+  templateOptions: { criticalCss: `${criticalCss}\n${pageIntroCss}`, inject: false },
 });

@@ -11,6 +11,14 @@ async function run(lifecycle: Lifecycle, props: MountProps): Promise<void> {
   for (const step of Array.isArray(lifecycle) ? lifecycle : [lifecycle]) await step(props);
 }
 
+/**
+ * The web origin prerenders a public page's intro (#pg-page-intro: heading and lead, see packages/web-host
+ * page-documents.ts) so it paints before the app loads; it leaves just before the app renders its own page.
+ */
+function removePrerenderedIntro(): void {
+  document.getElementById('pg-page-intro')?.remove();
+}
+
 /** Checks that a loaded remote module really exports single-spa lifecycles. */
 export function asLifecycles(name: string, module: unknown): LifeCycles<RemoteProps> {
   const candidate = module as Partial<LifeCycles<RemoteProps>> | null | undefined;
@@ -59,6 +67,7 @@ export function createRemoteApplication(
     }
     if (myGeneration !== generation) return;
     clearError();
+    removePrerenderedIntro();
     await run(remote.mount, props);
     mountedRemote = true;
   }
@@ -70,6 +79,7 @@ export function createRemoteApplication(
 
   function showError(props: MountProps, error: unknown, myGeneration: number): void {
     if (myGeneration !== generation) return;
+    removePrerenderedIntro();
     errorRoot ??= createRoot(props.domElement);
     errorRoot.render(<RemoteLoadError error={error} onRetry={() => attempt(props, myGeneration)} />);
   }

@@ -48,6 +48,8 @@ export interface PageSources {
 const DEFAULT_TITLE = /<title>[\s\S]*?<\/title>/;
 const DEFAULT_HEAD_TAGS = /<meta name="?description"?[^>]*>|<link rel="?canonical"?[^>]*>/g;
 const EMPTY_MAIN = /<main id="?pg-main"?><\/main>/;
+/** The prerendered intro of a public page that is not prerendered whole (shell/src/start.tsx removes it). */
+export const PAGE_INTRO_ID = 'pg-page-intro';
 /** Stands for the app's published folder in its prerendered markup (see mfe-marketing site-data.ts). */
 const ASSET_BASE_TOKEN = /__MARKETING_BASE__\//g;
 
@@ -128,7 +130,14 @@ export function createPageDocuments(sources: PageSources, productName: string) {
     const entry = findRoute(pagePath, ROUTE_TABLE);
     if (entry) {
       const meta = { title: entry.title, description: entry.description, path: pagePath };
-      return { status: 200, html: withHead(shell, headOf(meta, siteUrl, !entry.indexable)) };
+      let html = withHead(shell, headOf(meta, siteUrl, !entry.indexable));
+      // A public page's intro (its heading and lead, as mf-shared's PageIntro renders them) is in the HTML, so
+      // it reads and paints before its microfrontend loads; the shell takes it out when the app mounts.
+      if (entry.indexable) {
+        const intro = `<section id="${PAGE_INTRO_ID}"><h1>${escapeHtml(entry.title)}</h1><p>${escapeHtml(entry.description)}</p></section>`;
+        html = html.replace(EMPTY_MAIN, () => `<main id="pg-main">${intro}</main>`);
+      }
+      return { status: 200, html };
     }
     const notFound = {
       title: 'Page not found',

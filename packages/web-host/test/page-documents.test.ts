@@ -95,7 +95,13 @@ test('a page of the route table that is not prerendered gets its own head from t
   const html = await (await fetch(`${shellUrl}/pricing`)).text();
   expect(html).toContain('<title>Pricing | ProductGen</title>');
   expect(html).toContain('<link rel="canonical" href="https://site.example/pricing" />');
-  expect(html).toContain('<main id=pg-main></main>');
+  // Its intro (heading and lead) is in the HTML; the shell's scripts remain.
+  expect(html).toContain(
+    '<main id="pg-main"><section id="pg-page-intro"><h1>Pricing</h1><p>Pay-as-you-go credit packages and a free tier of 10 images to start.</p></section></main>',
+  );
+  expect(html).toContain('<script src=/main.js></script>');
+  // A private page has no intro.
+  expect(await (await fetch(`${shellUrl}/dashboard`)).text()).toContain('<main id=pg-main></main>');
 });
 
 test('an unknown path answers 404 with the shell and a noindex head', async () => {
