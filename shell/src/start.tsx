@@ -17,6 +17,7 @@ import { TopBar } from './chrome/TopBar';
 import { interceptLinkClicks } from './link-interception';
 import { NOT_FOUND_APP, notFoundLifecycles } from './not-found';
 import { createPageViewTracker } from './page-views';
+import { loadTrackingScripts } from './tracking-scripts';
 import { createRemoteApplication } from './remote-application';
 import { makeRemoteLoader, registerRemoteRegistry } from './remotes';
 
@@ -88,4 +89,5 @@ export async function startShell(): Promise<void> {
   );
   interceptLinkClicks();
   start({ urlRerouteOnly: true });
+  loadTrackingScripts(config.trackingScripts);
 }

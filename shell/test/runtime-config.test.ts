@@ -14,7 +14,15 @@ describe('runtime config', () => {
       googleClientId: 'id',
       productName: 'Acme',
       devIdentityProvider: false,
+      trackingScripts: {},
     });
+  });
+
+  it('passes the configured tracking scripts on', () => {
+    const trackingScripts = { analytics: 'https://stats.example/a.js', socialPixel: '/pixel.js' };
+    expect(parseRuntimeConfig({ apiPort: 8080, devIdentityProvider: true, trackingScripts }).trackingScripts).toEqual(
+      trackingScripts,
+    );
   });
 
   it('without an API base, takes the page host with the API port (any host the user typed)', () => {
@@ -37,6 +45,11 @@ describe('runtime config', () => {
     [{ apiBaseUrl: 'http://a', devIdentityProvider: 'yes' }, 'devIdentityProvider must be true or false'],
     [{ apiBaseUrl: 'http://a', devIdentityProvider: false }, 'googleClientId is required'],
     [{ apiBaseUrl: 'http://a', devIdentityProvider: true, productName: ' ' }, 'productName must be a non-empty string'],
+    [{ apiPort: 1, devIdentityProvider: true, trackingScripts: { chat: '/c.js' } }, 'trackingScripts.chat is not one of'],
+    [
+      { apiPort: 1, devIdentityProvider: true, trackingScripts: { analytics: 'javascript:alert(1)' } },
+      'trackingScripts.analytics must be an http(s) URL or a /path',
+    ],
   ])('rejects %j with a clear message', (value, message) => {
     expect(() => parseRuntimeConfig(value)).toThrow(message);
   });

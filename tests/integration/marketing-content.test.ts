@@ -105,6 +105,7 @@ test('a new content file becomes a route, a sitemap entry and a prerendered page
       googleClientId: '',
       productName: 'ProductGen',
       devIdentityProvider: true,
+      trackingScripts: {},
     },
   });
   const server = app.listen(0, '127.0.0.1');

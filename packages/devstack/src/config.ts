@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { baseConfig, envFields, portConfig, telemetryConfig } from '@productgen/service-kit';
+import { trackingScriptsConfig } from '@productgen/web-host';
 
 /**
  * Environment of `npm start` (embedded mode). Each composed service also reads its own variables (see README);
@@ -21,6 +22,8 @@ export const devstackConfigSchema = z.object({
   PRODUCT_NAME: envFields.nonEmpty().default('ProductGen'),
   /** Empty in embedded mode: the built-in dev identity provider signs people in. */
   GOOGLE_CLIENT_ID: z.string().default(''),
+  /** ANALYTICS_SCRIPT_URL, ADVERTISING_PIXEL_SCRIPT_URL, ...: the layout's third-party scripts, each only if set. */
+  ...trackingScriptsConfig,
 });
 
 export type DevstackConfig = z.output<typeof devstackConfigSchema>;

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { createLifecycle, createLogger, initTelemetry, loadConfigOrExit } from '@productgen/service-kit';
 import { devstackConfigSchema, launcherDevIdentityProvider } from './config';
+import { trackingScriptsOf } from '@productgen/web-host';
 import { startEmbeddedInfrastructure } from './infrastructure';
 import { startEmbeddedPlatform } from './platform';
 import { createWebApp, findMicrofrontendBuilds, publishMicrofrontend } from './web';
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
       googleClientId: config.GOOGLE_CLIENT_ID,
       productName: config.PRODUCT_NAME,
       devIdentityProvider: launcherDevIdentityProvider(config),
+      trackingScripts: trackingScriptsOf(config),
     },
   });
   await lifecycle.serve(web, config.WEB_PORT, config.HOST);

@@ -29,6 +29,8 @@ export interface RuntimeConfig {
   googleClientId: string;
   productName: string;
   devIdentityProvider: boolean;
+  /** The layout's analytics and pixel scripts (kind → URL), only the configured ones. */
+  trackingScripts: Record<string, string>;
 }
 
 export function versionedPath(shortName: string, version: string): string {

@@ -35,8 +35,11 @@ export {
   parseRuntimeConfig,
   parseRemoteRegistry,
   StartupConfigError,
+  TRACKING_SCRIPT_KINDS,
   type RuntimeConfig,
   type RemoteRegistry,
+  type TrackingScriptKind,
+  type TrackingScripts,
 } from './runtime-config';
 export { startStandalone } from './standalone';
 export { RoutePage, PageIntro } from './route-page';

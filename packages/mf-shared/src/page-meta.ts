@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// The web hosts (node projects) type-check this module too: its browser half needs the DOM types.
 // Every page sets its own title, description, canonical link and social-preview data (SPEC §2). The shell
 // records the product name once in <meta property="og:site_name">; each microfrontend bundles its own copy
 // of this module, so the DOM (not module state) is the one place they all read it from.

@@ -15,6 +15,31 @@ export interface RuntimeConfig {
   productName: string;
   /** Embedded mode: sign in through the built-in dev identity provider instead of Google. */
   devIdentityProvider: boolean;
+  /** The third-party scripts the layout loads (SPEC §2); a kind the operator did not configure is not loaded. */
+  trackingScripts: TrackingScripts;
+}
+
+/** The kinds of third-party script the layout may load, each from the URL the operator configured. */
+export const TRACKING_SCRIPT_KINDS = ['analytics', 'advertisingPixel', 'socialPixel', 'productAnalytics'] as const;
+export type TrackingScriptKind = (typeof TRACKING_SCRIPT_KINDS)[number];
+export type TrackingScripts = Partial<Record<TrackingScriptKind, string>>;
+
+function parseTrackingScripts(value: unknown): TrackingScripts {
+  if (value === undefined) return {};
+  if (!isRecord(value)) throw new StartupConfigError('runtime-config.json: trackingScripts must be an object');
+  const scripts: TrackingScripts = {};
+  for (const [kind, url] of Object.entries(value)) {
+    if (!(TRACKING_SCRIPT_KINDS as readonly string[]).includes(kind)) {
+      throw new StartupConfigError(
+        `runtime-config.json: trackingScripts.${kind} is not one of ${TRACKING_SCRIPT_KINDS.join(', ')}`,
+      );
+    }
+    if (typeof url !== 'string' || !/^(https?:\/\/|\/[^/])/.test(url)) {
+      throw new StartupConfigError(`runtime-config.json: trackingScripts.${kind} must be an http(s) URL or a /path`);
+    }
+    scripts[kind as TrackingScriptKind] = url;
+  }
+  return scripts;
 }
 
 /** Remote name -> URL of its mf-manifest.json under a versioned path. */
@@ -48,7 +73,14 @@ export function parseRuntimeConfig(
   page: PageLocation = typeof window === 'undefined' ? { protocol: 'http:', hostname: 'localhost' } : window.location,
 ): RuntimeConfig {
   if (!isRecord(value)) throw new StartupConfigError('runtime-config.json must hold a JSON object');
-  const { apiBaseUrl, apiPort, googleClientId = '', productName = 'ProductGen', devIdentityProvider = false } = value;
+  const {
+    apiBaseUrl,
+    apiPort,
+    googleClientId = '',
+    productName = 'ProductGen',
+    devIdentityProvider = false,
+    trackingScripts,
+  } = value;
   if (apiBaseUrl !== undefined && (typeof apiBaseUrl !== 'string' || !/^https?:\/\//.test(apiBaseUrl))) {
     throw new StartupConfigError('runtime-config.json: apiBaseUrl must be an absolute http(s) URL');
   }
@@ -74,6 +106,7 @@ export function parseRuntimeConfig(
     googleClientId,
     productName: productName.trim(),
     devIdentityProvider,
+    trackingScripts: parseTrackingScripts(trackingScripts),
   };
 }
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import express, { type Express } from 'express';
 import { createHttpApp, type Logger } from '@productgen/service-kit';
-import type { MicrofrontendHostConfig, ShellHostConfig } from './config';
+import { trackingScriptsOf, type MicrofrontendHostConfig, type ShellHostConfig } from './config';
 import { setCacheHeaders } from './headers';
 import { readFileOrNull, servePageDocuments } from './page-documents';
 
@@ -57,6 +57,7 @@ export function createShellHost(config: ShellHostConfig, logger: Logger): Expres
     googleClientId: config.GOOGLE_CLIENT_ID,
     productName: config.PRODUCT_NAME,
     devIdentityProvider: config.DEV_IDENTITY_PROVIDER && config.NODE_ENV !== 'production',
+    trackingScripts: trackingScriptsOf(config),
   };
 
   app.get('/runtime-config.json', (_req, res) => {

@@ -19,6 +19,35 @@ const pathList = z
   )
   .pipe(z.array(z.string().startsWith('/', 'expected paths starting with /')));
 
+const scriptUrl = z
+  .string()
+  .regex(/^(https?:\/\/|\/[^/])/, 'expected an http(s) URL or a /path')
+  .optional();
+
+/**
+ * The analytics and pixel scripts of the layout (SPEC §2), one URL each; unset means not loaded. Both web origins
+ * (this shell host and embedded mode's launcher) put them in /runtime-config.json as `trackingScripts`.
+ */
+export const trackingScriptsConfig = {
+  ANALYTICS_SCRIPT_URL: scriptUrl,
+  ADVERTISING_PIXEL_SCRIPT_URL: scriptUrl,
+  SOCIAL_PIXEL_SCRIPT_URL: scriptUrl,
+  PRODUCT_ANALYTICS_SCRIPT_URL: scriptUrl,
+};
+
+type TrackingScriptsEnv = { [Key in keyof typeof trackingScriptsConfig]?: string };
+
+/** runtime-config.json's `trackingScripts`: only the configured kinds. */
+export function trackingScriptsOf(config: TrackingScriptsEnv): Record<string, string> {
+  const scripts: Record<string, string | undefined> = {
+    analytics: config.ANALYTICS_SCRIPT_URL,
+    advertisingPixel: config.ADVERTISING_PIXEL_SCRIPT_URL,
+    socialPixel: config.SOCIAL_PIXEL_SCRIPT_URL,
+    productAnalytics: config.PRODUCT_ANALYTICS_SCRIPT_URL,
+  };
+  return Object.fromEntries(Object.entries(scripts).filter((entry): entry is [string, string] => Boolean(entry[1])));
+}
+
 const common = {
   ...baseConfig,
   ...telemetryConfig,
@@ -77,6 +106,7 @@ export const shellHostConfigSchema = z.object({
   /** Shows the built-in dev identity provider's sign-in; never in production (it is refused there). */
   DEV_IDENTITY_PROVIDER: envFields.boolean(false),
   CROSS_ORIGIN_ISOLATED_PATHS: pathList.default(TOOL_PATHS),
+  ...trackingScriptsConfig,
 });
 
 export type ShellHostConfig = z.output<typeof shellHostConfigSchema>;

@@ -10,6 +10,8 @@ export {
 } from './page-documents';
 export {
   TOOL_PATHS,
+  trackingScriptsConfig,
+  trackingScriptsOf,
   microfrontendHostConfigSchema,
   shellHostConfigSchema,
   type MicrofrontendHostConfig,

@@ -103,6 +103,8 @@ test('the runtime config never offers the dev identity provider in production', 
     googleClientId: '',
     productName: 'ProductGen',
     devIdentityProvider: false,
+    // No analytics or pixel script unless configured.
+    trackingScripts: {},
   });
 });
 

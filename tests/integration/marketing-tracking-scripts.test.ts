@@ -1,0 +1,121 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { createWebApp, findMicrofrontendBuilds, publishMicrofrontend } from '../../packages/devstack/src/web';
+import { launchBrowser } from '../support/browser';
+import { repoRoot } from '../support/platform-process';
+
+// The layout's analytics and pixel scripts (SPEC §2) in Chromium: with none configured in the runtime config the
+// page requests none; with them configured each one is added as an async script once the prerendered landing page
+// has loaded. The scripts are served by this test on loopback, never fetched from the internet.
+jest.setTimeout(120_000);
+
+/** The browser globals the in-page callbacks read (the node project's types have no DOM). */
+interface PageGlobals {
+  document: {
+    readyState: string;
+    getElementById(id: string): { childElementCount: number } | null;
+    querySelectorAll(selector: string): ArrayLike<{ src: string; async: boolean }>;
+  };
+  e2eTrackingRanAt?: Record<string, string>;
+}
+
+const servers: http.Server[] = [];
+const scriptRequests: string[] = [];
+let webRoot: string;
+let browser: Browser;
+let scriptOrigin: string;
+
+async function listen(handler: http.RequestListener): Promise<string> {
+  const server = http.createServer(handler);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** The platform's web origin with the given tracking scripts in its runtime config (the API is not needed here). */
+function webOrigin(trackingScripts: Record<string, string>): Promise<string> {
+  return listen(
+    createWebApp({
+      shellDistDir: path.join(repoRoot, 'shell', 'dist'),
+      webRoot,
+      runtimeConfig: {
+        apiBaseUrl: 'http://127.0.0.1:1',
+        googleClientId: '',
+        productName: 'ProductGen',
+        devIdentityProvider: true,
+        trackingScripts,
+      },
+    }),
+  );
+}
+
+/** Opens the landing page and waits until the shell has started (its top bar rendered) and the page has loaded. */
+async function openStartedLandingPage(origin: string): Promise<Page> {
+  const page = await browser.newPage();
+  await page.goto(`${origin}/`, { waitUntil: 'load' });
+  await page.waitForFunction(
+    () => ((globalThis as unknown as PageGlobals).document.getElementById('pg-top-bar')?.childElementCount ?? 0) > 0,
+  );
+  return page;
+}
+
+beforeAll(async () => {
+  webRoot = await mkdtemp(path.join(tmpdir(), 'productgen-tracking-'));
+  const marketing = (await findMicrofrontendBuilds(repoRoot)).find((build) => build.shortName === 'marketing');
+  if (!marketing) throw new Error('mfe-marketing is not built: run `npm run build -w mfe-marketing`');
+  await publishMicrofrontend(webRoot, marketing);
+  scriptOrigin = await listen((req, res) => {
+    scriptRequests.push(req.url ?? '');
+    const kind = new URL(req.url ?? '/', 'http://scripts.invalid').searchParams.get('kind');
+    res.setHeader('Content-Type', 'text/javascript');
+    // Each script records the document state it ran in.
+    res.end(
+      `(window.e2eTrackingRanAt = window.e2eTrackingRanAt || {})[${JSON.stringify(kind)}] = document.readyState;`,
+    );
+  });
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  await rm(webRoot, { recursive: true, force: true });
+});
+
+test('with no tracking script configured, none is requested', async () => {
+  const page = await openStartedLandingPage(await webOrigin({}));
+  const scripts = await page.evaluate(() =>
+    Array.from((globalThis as unknown as PageGlobals).document.querySelectorAll('script[src]'), (script) => script.src),
+  );
+  expect(scripts.filter((src) => !src.startsWith(new URL(page.url()).origin))).toEqual([]);
+  expect(scriptRequests).toEqual([]);
+  await page.close();
+});
+
+test('configured tracking scripts are added as async scripts after the page has loaded', async () => {
+  const kinds = ['analytics', 'advertisingPixel', 'socialPixel', 'productAnalytics'];
+  const origin = await webOrigin(Object.fromEntries(kinds.map((kind) => [kind, `${scriptOrigin}/t.js?kind=${kind}`])));
+  const page = await openStartedLandingPage(origin);
+  await page.waitForFunction(
+    (count) => Object.keys((globalThis as unknown as PageGlobals).e2eTrackingRanAt ?? {}).length === count,
+    kinds.length,
+  );
+  const ranAt = await page.evaluate(() => (globalThis as unknown as PageGlobals).e2eTrackingRanAt);
+  expect(ranAt).toEqual(Object.fromEntries(kinds.map((kind) => [kind, 'complete'])));
+  const tags = await page.evaluate(
+    (prefix) =>
+      Array.from(
+        (globalThis as unknown as PageGlobals).document.querySelectorAll(`script[src^="${prefix}"]`),
+        (script) => ({ src: script.src, async: script.async }),
+      ),
+    scriptOrigin,
+  );
+  expect(tags).toHaveLength(kinds.length);
+  expect(tags.every((tag) => tag.async)).toBe(true);
+  expect(scriptRequests.sort()).toEqual(kinds.map((kind) => `/t.js?kind=${kind}`).sort());
+  await page.close();
+});
