@@ -1,6 +1,5 @@
 import sharp from 'sharp';
 import type { StyleRecipe } from '../domain/styles';
-import { gaussianBlur } from './raster';
 import { computeLayout, renderScene, type Layout } from './scene';
 
 /** A cut-out product (straight RGBA) with its tight box inside the buffer. */
@@ -44,99 +43,174 @@ export function lightMatchFor(recipe: StyleRecipe, luminance: number): LightMatc
   };
 }
 
-/** Scales the product (premultiplied resampling, so transparent pixels never bleed into the edge). */
-async function scaledProduct(product: ProductSource, layout: Layout) {
+/** An RGBA (straight alpha) layer and where its top-left corner sits on the canvas (may be off the canvas). */
+interface Placed {
+  data: Buffer;
+  width: number;
+  height: number;
+  left: number;
+  top: number;
+}
+
+const raw = (width: number, height: number, channels: 1 | 3 | 4) => ({ raw: { width, height, channels } });
+
+/**
+ * Scales the product (premultiplied resampling, so transparent pixels never bleed into the edge) and, when given,
+ * applies the light match in the same libvips pipeline. libvips truncates when it casts back to 8 bits, so the
+ * offset gets +0.5: the product's values are rounded, as the light match's contract says.
+ */
+async function scaledProduct(product: ProductSource, layout: Layout, light?: LightMatch): Promise<Placed> {
   const boxWidth = product.box.right - product.box.left;
   const boxHeight = product.box.bottom - product.box.top;
   const sx = layout.product.width / boxWidth;
   const sy = layout.product.height / boxHeight;
   const width = Math.max(1, Math.round(product.width * sx));
   const height = Math.max(1, Math.round(product.height * sy));
-  const data = await sharp(product.rgba, { raw: { width: product.width, height: product.height, channels: 4 } })
-    .resize(width, height, { fit: 'fill', kernel: 'lanczos3' })
-    .raw()
-    .toBuffer();
+  let pipeline = sharp(product.rgba, raw(product.width, product.height, 4)).resize(width, height, {
+    fit: 'fill',
+    kernel: 'lanczos3',
+  });
+  if (light) pipeline = pipeline.linear([...light.gain, 1], [...light.offset.map((offset) => offset + 0.5), 0]);
+  const data = await pipeline.raw().toBuffer();
   const left = Math.round(layout.product.left - product.box.left * sx);
   const top = Math.round(layout.product.top - product.box.top * sy);
   return { data, width, height, left, top };
 }
 
-/** Product alpha laid onto the canvas. */
-function coverageOf(scaled: { data: Buffer; width: number; height: number; left: number; top: number }, size: number) {
+/** The alpha channel of a layer, as one 8-bit plane (libvips does the de-interleaving). */
+function alphaOf(layer: Placed): Promise<Buffer> {
+  return sharp(layer.data, raw(layer.width, layer.height, 4))
+    .extractChannel(3)
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer();
+}
+
+/** Product alpha laid onto the canvas: one row copy per row, no per-pixel work. */
+function coverageOf(alpha: Buffer, layer: Placed, size: number): Uint8Array {
   const coverage = new Uint8Array(size * size);
-  for (let y = 0; y < scaled.height; y += 1) {
-    const cy = scaled.top + y;
-    if (cy < 0 || cy >= size) continue;
-    for (let x = 0; x < scaled.width; x += 1) {
-      const cx = scaled.left + x;
-      if (cx < 0 || cx >= size) continue;
-      coverage[cy * size + cx] = scaled.data[(y * scaled.width + x) * 4 + 3]!;
-    }
+  const x0 = Math.max(0, layer.left);
+  const x1 = Math.min(size, layer.left + layer.width);
+  if (x1 <= x0) return coverage;
+  for (let y = Math.max(0, layer.top); y < Math.min(size, layer.top + layer.height); y += 1) {
+    const row = (y - layer.top) * layer.width - layer.left;
+    coverage.set(alpha.subarray(row + x0, row + x1), y * size + x0);
   }
   return coverage;
 }
 
+/** The Gaussian the three box passes of the old JS blur amounted to (variance r(r+1) for radius r). */
+function shadowSigma(sigma: number): number {
+  const radius = Math.max(1, Math.round(sigma * 0.9));
+  return Math.sqrt(radius * (radius + 1));
+}
+
+function blurPlane(plane: Uint8Array, size: number, sigma: number): Promise<Buffer> {
+  return sharp(plane, raw(size, size, 1))
+    .blur({ sigma: shadowSigma(sigma), precision: 'float' })
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer();
+}
+
 /**
- * Shadows that ground the product, at quarter resolution (they are soft): a dark contact shadow under the
+ * Shadows that ground the product, made at quarter resolution (they are soft): a dark contact shadow under the
  * product's footprint (the width of its lowest rows) and a wide, faint drop shadow cast away from the key light.
+ * The answer is a full-size RGB multiplier layer (255 = no shade) for libvips' multiply blend; the per-pixel work
+ * on the canvas (blur, upsampling, blending) is libvips', only the small quarter plane is filled here.
  */
-function shadowMap(coverage: Uint8Array, layout: Layout, recipe: StyleRecipe): { map: Float32Array; scale: number } {
+async function shadowLayer(coverage: Uint8Array, layout: Layout, recipe: StyleRecipe): Promise<Buffer> {
   const scale = 4;
-  const size = Math.ceil(layout.size / scale);
+  const canvas = layout.size;
+  const size = Math.ceil(canvas / scale);
   const { product } = layout;
-  const footprintTop = product.top + product.height * 0.85;
+  // Coverage at quarter resolution (block means): the columns' footprint and silhouette are read from it.
+  const quarter = await sharp(coverage, raw(canvas, canvas, 1))
+    .resize(size, size, { kernel: 'linear' })
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer();
+  const footprintTop = (product.top + product.height * 0.85) / scale;
   const footprint = new Float32Array(size);
   const silhouette = new Float32Array(size);
-  for (let y = Math.max(0, product.top); y < Math.min(layout.size, product.top + product.height); y += 1) {
-    const low = y >= footprintTop;
-    for (let x = Math.max(0, product.left); x < Math.min(layout.size, product.left + product.width); x += 1) {
-      const a = coverage[y * layout.size + x]! / 255;
+  const rowFrom = Math.max(0, Math.floor(product.top / scale));
+  const rowTo = Math.min(size, Math.ceil((product.top + product.height) / scale));
+  const columnFrom = Math.max(0, Math.floor(product.left / scale));
+  const columnTo = Math.min(size, Math.ceil((product.left + product.width) / scale));
+  for (let y = rowFrom; y < rowTo; y += 1) {
+    const low = y + 0.5 >= footprintTop;
+    for (let x = columnFrom; x < columnTo; x += 1) {
+      const a = quarter[y * size + x]! / 255;
       if (a === 0) continue;
-      const column = Math.floor(x / scale);
-      if (low && a > footprint[column]!) footprint[column] = a;
-      if (a > silhouette[column]!) silhouette[column] = a;
+      if (low && a > footprint[x]!) footprint[x] = a;
+      if (a > silhouette[x]!) silhouette[x] = a;
     }
   }
   const base = layout.base / scale;
   const contactDepth = Math.max(1.5, (product.width / scale) * 0.035);
   const dropDepth = Math.max(3, (product.height / scale) * 0.12);
   const skew = Math.tan((-recipe.light.angle * Math.PI) / 180) * 0.8;
-  const contact = new Float32Array(size * size);
-  const drop = new Float32Array(size * size);
+  const contact = new Uint8Array(size * size);
+  const drop = new Uint8Array(size * size);
   for (let y = Math.max(0, Math.floor(base - contactDepth)); y < size; y += 1) {
     const below = y - base;
     const contactFall = Math.exp(-((below / contactDepth) ** 2));
     const dropFall = below < 0 ? Math.exp(-((below / contactDepth) ** 2)) : Math.exp(-below / dropDepth);
     const shift = Math.max(0, below) * skew;
     for (let x = 0; x < size; x += 1) {
-      contact[y * size + x] = footprint[x]! * contactFall;
+      contact[y * size + x] = Math.round(255 * footprint[x]! * contactFall);
       const sourceX = Math.round(x - shift);
-      if (sourceX >= 0 && sourceX < size) drop[y * size + x] = silhouette[sourceX]! * dropFall;
+      if (sourceX >= 0 && sourceX < size) drop[y * size + x] = Math.round(255 * silhouette[sourceX]! * dropFall);
     }
   }
-  const tight = gaussianBlur(contact, size, size, Math.max(1, contactDepth * 0.8));
-  const soft = gaussianBlur(drop, size, size, Math.max(2, dropDepth * 0.9));
-  const map = new Float32Array(size * size);
-  for (let k = 0; k < map.length; k += 1) {
-    map[k] = Math.min(0.9, recipe.shadow * (0.55 * soft[k]! + 1.1 * tight[k]!));
+  const [tight, soft] = await Promise.all([
+    blurPlane(contact, size, Math.max(1, contactDepth * 0.8)),
+    blurPlane(drop, size, Math.max(2, dropDepth * 0.9)),
+  ]);
+  // No shade above the product's lower part: the contact blur must not darken the product's surroundings.
+  const firstRow = Math.floor(Math.max(0, layout.base - layout.product.width * 0.1) / scale);
+  const multiplier = Buffer.alloc(size * size * 3, 255);
+  for (let k = firstRow * size; k < size * size; k += 1) {
+    const shade = Math.min(0.9, (recipe.shadow * (0.55 * soft[k]! + 1.1 * tight[k]!)) / 255);
+    if (shade <= 0.002) continue;
+    multiplier[k * 3] = Math.round(255 * (1 - shade));
+    multiplier[k * 3 + 1] = multiplier[k * 3]!;
+    multiplier[k * 3 + 2] = Math.round(255 * (1 - shade * 0.96));
   }
-  return { map, scale };
+  return sharp(multiplier, raw(size, size, 3))
+    .resize(canvas, canvas, { kernel: 'linear' })
+    .raw()
+    .toBuffer();
 }
 
-function sampleQuarter(map: Float32Array, scale: number, size: number, x: number, y: number): number {
-  const small = Math.ceil(size / scale);
-  const fx = Math.min(small - 1, Math.max(0, (x + 0.5) / scale - 0.5));
-  const fy = Math.min(small - 1, Math.max(0, (y + 0.5) / scale - 0.5));
-  const x0 = Math.floor(fx);
-  const y0 = Math.floor(fy);
-  const x1 = Math.min(small - 1, x0 + 1);
-  const y1 = Math.min(small - 1, y0 + 1);
-  const wx = fx - x0;
-  const wy = fy - y0;
-  return (
-    (map[y0 * small + x0]! * (1 - wx) + map[y0 * small + x1]! * wx) * (1 - wy) +
-    (map[y1 * small + x0]! * (1 - wx) + map[y1 * small + x1]! * wx) * wy
-  );
+/**
+ * Mirror image of the product on a glossy floor, fading with distance from the contact line: the product's rows
+ * above the base, flipped, their alpha scaled by the fade ramp (libvips' dest-in blend), laid over the floor.
+ */
+async function reflectionLayer(scaled: Placed, layout: Layout, recipe: StyleRecipe): Promise<Placed | undefined> {
+  const size = layout.size;
+  const depth = Math.max(1, Math.round(layout.product.height * 0.35));
+  // Row d below the base mirrors source row base - 1 - d (in the scaled product's rows).
+  const sourceRow = (d: number) => layout.base - 1 - d - scaled.top;
+  let first = 0;
+  while (first < depth && sourceRow(first) >= scaled.height) first += 1;
+  let last = Math.min(depth, size - layout.base);
+  while (last > first && sourceRow(last - 1) < 0) last -= 1;
+  if (last <= first) return undefined;
+  const rows = last - first;
+  const ramp = Buffer.alloc(scaled.width * rows * 4);
+  for (let row = 0; row < rows; row += 1) {
+    const d = first + row;
+    const strength = Math.min(1, recipe.reflection * (1 - d / depth) ** 2);
+    ramp.fill(Math.round(255 * strength), row * scaled.width * 4, (row + 1) * scaled.width * 4);
+  }
+  const data = await sharp(scaled.data, raw(scaled.width, scaled.height, 4))
+    .extract({ left: 0, top: sourceRow(last - 1), width: scaled.width, height: rows })
+    .flip()
+    .composite([{ input: ramp, ...raw(scaled.width, rows, 4), blend: 'dest-in' }])
+    .raw()
+    .toBuffer();
+  return { data, width: scaled.width, height: rows, left: scaled.left, top: layout.base + first };
 }
 
 /** Everything behind the product (scene, shadows, reflection) for one variation at one size. */
@@ -158,49 +232,27 @@ function layoutFor(product: ProductSource, recipe: StyleRecipe, size: number): L
  */
 export async function renderBackdrop(product: ProductSource, recipe: StyleRecipe, size: number): Promise<Backdrop> {
   const layout = layoutFor(product, recipe, size);
-  const rgb = renderScene(recipe, layout);
-  if (recipe.shadow <= 0 && recipe.reflection <= 0) return { rgb, size, layout, recipe };
+  const scene = await renderScene(recipe, layout);
+  if (recipe.shadow <= 0 && recipe.reflection <= 0) return { rgb: scene, size, layout, recipe };
   const scaled = await scaledProduct(product, layout);
-  const coverage = coverageOf(scaled, size);
+  const layers: sharp.OverlayOptions[] = [];
   if (recipe.shadow > 0) {
-    const { map, scale } = shadowMap(coverage, layout, recipe);
-    const top = Math.max(0, Math.floor(layout.base - layout.product.width * 0.1));
-    for (let y = top; y < size; y += 1) {
-      for (let x = 0; x < size; x += 1) {
-        const shade = sampleQuarter(map, scale, size, x, y);
-        if (shade <= 0.002) continue;
-        const offset = (y * size + x) * 3;
-        const keep = 1 - shade;
-        rgb[offset] = Math.round(rgb[offset]! * keep);
-        rgb[offset + 1] = Math.round(rgb[offset + 1]! * keep);
-        rgb[offset + 2] = Math.round(rgb[offset + 2]! * (keep + shade * 0.04));
-      }
-    }
+    const coverage = coverageOf(await alphaOf(scaled), scaled, size);
+    layers.push({ input: await shadowLayer(coverage, layout, recipe), ...raw(size, size, 3), blend: 'multiply' });
   }
-  if (recipe.reflection > 0) {
-    // Mirror image on a glossy floor, fading with distance from the contact line.
-    const depth = Math.max(1, Math.round(layout.product.height * 0.35));
-    for (let d = 0; d < depth; d += 1) {
-      const y = layout.base + d;
-      if (y >= size) break;
-      const sourceY = layout.base - 1 - d - scaled.top;
-      if (sourceY < 0 || sourceY >= scaled.height) continue;
-      const strength = recipe.reflection * (1 - d / depth) ** 2;
-      for (let sx = 0; sx < scaled.width; sx += 1) {
-        const x = scaled.left + sx;
-        if (x < 0 || x >= size) continue;
-        const source = (sourceY * scaled.width + sx) * 4;
-        const a = (scaled.data[source + 3]! / 255) * strength;
-        if (a <= 0) continue;
-        const offset = (y * size + x) * 3;
-        for (let c = 0; c < 3; c += 1) {
-          rgb[offset + c] = Math.round(rgb[offset + c]! * (1 - a) + scaled.data[source + c]! * a);
-        }
-      }
-    }
+  const reflection = recipe.reflection > 0 ? await reflectionLayer(scaled, layout, recipe) : undefined;
+  if (reflection) {
+    layers.push({ input: reflection.data, ...raw(reflection.width, reflection.height, 4), ...at(reflection) });
   }
+  const rgb = await sharp(scene, raw(size, size, 3))
+    .composite(layers)
+    .removeAlpha()
+    .raw()
+    .toBuffer();
   return { rgb, size, layout, recipe };
 }
+
+const at = (layer: Placed) => ({ left: layer.left, top: layer.top });
 
 /**
  * Draws the product over a backdrop at `size` (the backdrop is resampled when it was made at another size).
@@ -209,39 +261,24 @@ export async function renderBackdrop(product: ProductSource, recipe: StyleRecipe
 export async function placeProduct(backdrop: Backdrop, product: ProductSource, size: number): Promise<Rendered> {
   const { recipe } = backdrop;
   const layout = layoutFor(product, recipe, size);
-  const [rgb, scaled] = await Promise.all([
-    backdrop.size === size
-      ? Promise.resolve(Buffer.from(backdrop.rgb))
-      : sharp(backdrop.rgb, { raw: { width: backdrop.size, height: backdrop.size, channels: 3 } })
-          .resize(size, size, { kernel: 'lanczos3' })
-          .raw()
-          .toBuffer(),
-    scaledProduct(product, layout),
-  ]);
-  const coverage = coverageOf(scaled, size);
   const light = lightMatchFor(recipe, product.luminance);
-  for (let y = 0; y < scaled.height; y += 1) {
-    const cy = scaled.top + y;
-    if (cy < 0 || cy >= size) continue;
-    for (let x = 0; x < scaled.width; x += 1) {
-      const cx = scaled.left + x;
-      if (cx < 0 || cx >= size) continue;
-      const source = (y * scaled.width + x) * 4;
-      const alpha = scaled.data[source + 3]!;
-      if (alpha === 0) continue;
-      const a = alpha / 255;
-      const offset = (cy * size + cx) * 3;
-      for (let c = 0; c < 3; c += 1) {
-        const lit = Math.min(255, Math.max(0, scaled.data[source + c]! * light.gain[c]! + light.offset[c]!));
-        rgb[offset + c] = Math.round(rgb[offset + c]! * (1 - a) + lit * a);
-      }
-    }
-  }
+  const scaled = await scaledProduct(product, layout, light);
+  let canvas = sharp(backdrop.rgb, raw(backdrop.size, backdrop.size, 3));
+  if (backdrop.size !== size) canvas = canvas.resize(size, size, { kernel: 'lanczos3' });
+  // libvips' "over" is the straight-alpha blend: background × (1 − a) + product × a, in its worker threads.
+  const [rgb, alpha] = await Promise.all([
+    canvas
+      .composite([{ input: scaled.data, ...raw(scaled.width, scaled.height, 4), ...at(scaled) }])
+      .removeAlpha()
+      .raw()
+      .toBuffer(),
+    alphaOf(scaled),
+  ]);
   return {
     rgb,
     width: size,
     height: size,
-    coverage,
+    coverage: coverageOf(alpha, scaled, size),
     layout,
     light,
     placement: { left: scaled.left, top: scaled.top, width: scaled.width, height: scaled.height },

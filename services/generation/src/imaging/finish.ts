@@ -40,23 +40,21 @@ export function watermarkOverlay(size: number, text: string): Promise<Buffer> {
   return overlay;
 }
 
-/** Blends the watermark into raw RGB in place. */
-export async function applyWatermark(rgb: Buffer, size: number, text: string): Promise<void> {
+/** The watermark blended over raw RGB by libvips (a new buffer; pixels outside the marks are left exactly as they were). */
+export async function applyWatermark(rgb: Buffer, size: number, text: string): Promise<Buffer> {
   const overlay = await watermarkOverlay(size, text);
-  for (let k = 0; k < size * size; k += 1) {
-    const a = overlay[k * 4 + 3]!;
-    if (a === 0) continue;
-    const alpha = a / 255;
-    for (let c = 0; c < 3; c += 1) {
-      rgb[k * 3 + c] = Math.round(rgb[k * 3 + c]! * (1 - alpha) + overlay[k * 4 + c]! * alpha);
-    }
-  }
+  return sharp(rgb, { raw: { width: size, height: size, channels: 3 } })
+    .composite([{ input: overlay, raw: { width: size, height: size, channels: 4 } }])
+    .removeAlpha()
+    .raw()
+    .toBuffer();
 }
 
-/** Mild unsharp mask for the upscaled product: crisp edges without halos. */
-export async function sharpenRgb(rgb: Buffer, width: number, height: number): Promise<Buffer> {
+/** Mild unsharp mask for the upscaled product (crisp edges without halos), with its alpha joined on: straight RGBA. */
+export async function sharpenWithAlpha(rgb: Buffer, alpha: Buffer, width: number, height: number): Promise<Buffer> {
   return sharp(rgb, { raw: { width, height, channels: 3 } })
     .sharpen({ sigma: 0.9, m1: 0.6, m2: 1.6, x1: 2, y2: 8, y3: 14 })
+    .joinChannel(alpha, { raw: { width, height, channels: 1 } })
     .raw()
     .toBuffer();
 }

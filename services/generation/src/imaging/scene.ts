@@ -1,4 +1,5 @@
 import { parseHex, type StyleRecipe } from '../domain/styles';
+import { asBuffer, pixelThread } from './pixel-thread';
 
 /** Where the product goes on a square canvas of `size` pixels (all in pixels). */
 export interface Layout {
@@ -248,9 +249,15 @@ function shapeFor(recipe: StyleRecipe, layout: Layout): SceneShape {
 /**
  * The scene behind the product at the canvas size: a procedural backdrop per look, lit by a soft key light
  * from the recipe's angle with a gentle vignette, and fine grain so gradients never band. Marketplace white is
- * exactly #FFFFFF everywhere.
+ * exactly #FFFFFF everywhere. The procedural looks are painted on the pixel thread.
  */
-export function renderScene(recipe: StyleRecipe, layout: Layout): Buffer {
+export async function renderScene(recipe: StyleRecipe, layout: Layout): Promise<Buffer> {
+  if (recipe.look === 'marketplace-white') return Buffer.alloc(layout.size * layout.size * 3, 255);
+  return asBuffer(await pixelThread.run('paintScene', [recipe, layout]));
+}
+
+/** The per-pixel painting of a procedural look (pixel thread). */
+export function paintScene(recipe: StyleRecipe, layout: Layout): Buffer {
   const { size } = layout;
   const out = Buffer.alloc(size * size * 3, 255);
   if (recipe.look === 'marketplace-white') return out;

@@ -1,10 +1,19 @@
 import type { InferenceModel } from '../models/runtime';
 import type { RgbImage } from './decode';
+import { pixelThread } from './pixel-thread';
 
 export const SCALE = 4;
 
+/**
+ * Longest tile side (input pixels). realesr-general-x4v3 costs about the same per pixel at any tile size on a CPU,
+ * so the cost that tiling adds is the overlap recomputed around every tile and one call per tile: a product crop
+ * (≤ ~460 px at a 2048-px output) goes through in one or two tiles. Memory per tile stays bounded (~250 MB of
+ * activations at 512²).
+ */
+export const MAX_TILE = 512;
+
 export interface UpscaleOptions {
-  /** Core size of a tile (input pixels); memory grows with its square. */
+  /** Longest core side of a tile (input pixels); memory grows with its square. */
   tile?: number;
   /** Context added around each tile so seams do not show. */
   overlap?: number;
@@ -12,30 +21,41 @@ export interface UpscaleOptions {
   coverage?: Uint8Array;
 }
 
+/** One tile: its core (kept) and the core plus context (run through the model), in input pixels. */
+export interface Tile {
+  left: number;
+  top: number;
+  coreRight: number;
+  coreBottom: number;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
 /**
- * ×4 super-resolution with Real-ESRGAN, tile by tile (bounded memory whatever the input size). Each tile is run
- * with `overlap` pixels of context on every side and only its core is kept, so no seams show.
+ * Equal tiles of at most `tile` pixels a side (no thin leftover tile at the edge), with their model inputs
+ * (planar RGB, x/255). Tiles whose context has no coverage are left out. Runs on the pixel thread.
  */
-export async function upscale4x(
-  model: InferenceModel,
+export function packTiles(
   image: RgbImage,
-  options: UpscaleOptions = {},
-): Promise<RgbImage> {
-  const tile = options.tile ?? 192;
-  const overlap = options.overlap ?? 8;
+  coverage: Uint8Array | undefined,
+  tile: number,
+  overlap: number,
+): Array<Tile & { input: Float32Array }> {
   const { width, height, data } = image;
-  const outWidth = width * SCALE;
-  const outHeight = height * SCALE;
-  const out = Buffer.alloc(outWidth * outHeight * 3);
-  for (let top = 0; top < height; top += tile) {
-    for (let left = 0; left < width; left += tile) {
-      const coreRight = Math.min(width, left + tile);
-      const coreBottom = Math.min(height, top + tile);
+  const tileWidth = Math.ceil(width / Math.ceil(width / tile));
+  const tileHeight = Math.ceil(height / Math.ceil(height / tile));
+  const tiles: Array<Tile & { input: Float32Array }> = [];
+  for (let top = 0; top < height; top += tileHeight) {
+    for (let left = 0; left < width; left += tileWidth) {
+      const coreRight = Math.min(width, left + tileWidth);
+      const coreBottom = Math.min(height, top + tileHeight);
       const x0 = Math.max(0, left - overlap);
       const y0 = Math.max(0, top - overlap);
       const x1 = Math.min(width, coreRight + overlap);
       const y1 = Math.min(height, coreBottom + overlap);
-      if (options.coverage && isEmpty(options.coverage, width, x0, y0, x1, y1)) continue;
+      if (coverage && isEmpty(coverage, width, x0, y0, x1, y1)) continue;
       const tw = x1 - x0;
       const th = y1 - y0;
       const plane = tw * th;
@@ -49,21 +69,67 @@ export async function upscale4x(
           input[2 * plane + target] = data[source + 2]! / 255;
         }
       }
-      const { data: output } = await model.run(input, [1, 3, th, tw]);
-      const ow = tw * SCALE;
-      const outPlane = ow * th * SCALE;
-      for (let y = (top - y0) * SCALE; y < (coreBottom - y0) * SCALE; y += 1) {
-        const targetRow = (y0 * SCALE + y) * outWidth;
-        for (let x = (left - x0) * SCALE; x < (coreRight - x0) * SCALE; x += 1) {
-          const source = y * ow + x;
-          const target = (targetRow + x0 * SCALE + x) * 3;
-          out[target] = clampByte(output[source]!);
-          out[target + 1] = clampByte(output[outPlane + source]!);
-          out[target + 2] = clampByte(output[2 * outPlane + source]!);
-        }
-      }
+      tiles.push({ left, top, coreRight, coreBottom, x0, y0, x1, y1, input });
     }
   }
+  return tiles;
+}
+
+/** The model's planar float output of a tile → the tile's core as interleaved 8-bit RGB. Runs on the pixel thread. */
+export function unpackTile(output: Float32Array, tile: Tile): Uint8Array {
+  const ow = (tile.x1 - tile.x0) * SCALE;
+  const outPlane = ow * (tile.y1 - tile.y0) * SCALE;
+  const coreWidth = (tile.coreRight - tile.left) * SCALE;
+  const coreHeight = (tile.coreBottom - tile.top) * SCALE;
+  const core = new Uint8Array(coreWidth * coreHeight * 3);
+  const offsetX = (tile.left - tile.x0) * SCALE;
+  const offsetY = (tile.top - tile.y0) * SCALE;
+  for (let y = 0; y < coreHeight; y += 1) {
+    for (let x = 0; x < coreWidth; x += 1) {
+      const source = (offsetY + y) * ow + offsetX + x;
+      const target = (y * coreWidth + x) * 3;
+      core[target] = clampByte(output[source]!);
+      core[target + 1] = clampByte(output[outPlane + source]!);
+      core[target + 2] = clampByte(output[2 * outPlane + source]!);
+    }
+  }
+  return core;
+}
+
+/**
+ * ×4 super-resolution with Real-ESRGAN, tile by tile (bounded memory whatever the input size). Each tile is run
+ * with `overlap` pixels of context on every side and only its core is kept, so no seams show. Packing and
+ * unpacking run on the pixel thread, the model on the inference thread; while one tile's output is unpacked the
+ * next tile runs.
+ */
+export async function upscale4x(
+  model: InferenceModel,
+  image: RgbImage,
+  options: UpscaleOptions = {},
+): Promise<RgbImage> {
+  const overlap = options.overlap ?? 8;
+  const { width, height } = image;
+  const outWidth = width * SCALE;
+  const outHeight = height * SCALE;
+  const out = Buffer.alloc(outWidth * outHeight * 3);
+  const tiles = await pixelThread.run('packTiles', [image, options.coverage, options.tile ?? MAX_TILE, overlap]);
+  const assembling: Promise<void>[] = [];
+  for (const { input, ...tile } of tiles) {
+    const { data: output } = await model.run(input, [1, 3, tile.y1 - tile.y0, tile.x1 - tile.x0]);
+    assembling.push(
+      pixelThread.run('unpackTile', [output, tile], [output.buffer as ArrayBuffer]).then((core) => {
+        // One row copy per output row.
+        const rowBytes = (tile.coreRight - tile.left) * SCALE * 3;
+        for (let y = 0; y < (tile.coreBottom - tile.top) * SCALE; y += 1) {
+          out.set(
+            core.subarray(y * rowBytes, (y + 1) * rowBytes),
+            ((tile.top * SCALE + y) * outWidth + tile.left * SCALE) * 3,
+          );
+        }
+      }),
+    );
+  }
+  await Promise.all(assembling);
   return { data: out, width: outWidth, height: outHeight };
 }
 

@@ -1,6 +1,7 @@
 import type { InferenceModel } from '../models/runtime';
 import type { RgbImage } from '../imaging/decode';
 import { estimateForeground, guidedFilter, removeIslands, tightenMatte } from '../imaging/matte';
+import { asBuffer, pixelThread } from '../imaging/pixel-thread';
 import { boundsAbove, resizeBilinear, type FloatPlane } from '../imaging/raster';
 import { segmentProduct } from '../imaging/segment';
 
@@ -90,10 +91,18 @@ function wholePhoto(image: RgbImage): ProductCutout {
 /**
  * Segments the product once per generation and refines the matte at full resolution: specks removed, edges
  * snapped to the photo's edges (guided filter), faint haze of the old background cleared, edge colours freed of
- * the old background. Solid product pixels are copied unchanged.
+ * the old background. Solid product pixels are copied unchanged. The model runs on the inference thread, the
+ * refinement on the pixel thread.
  */
 export async function cutOutProduct(model: InferenceModel, image: RgbImage): Promise<ProductCutout> {
-  const coarse = removeIslands(await segmentProduct(model, image));
+  const coarse = await segmentProduct(model, image);
+  const cutout = await pixelThread.run('refineCutout', [image, coarse]);
+  return { ...cutout, rgba: asBuffer(cutout.rgba) };
+}
+
+/** The matte refinement of `cutOutProduct` from the segmenter's coarse map (pixel thread). */
+export function refineCutout(image: RgbImage, coarseMap: FloatPlane): ProductCutout {
+  const coarse = removeIslands(coarseMap);
   const coarseBox = boundsAbove(coarse.data, coarse.width, coarse.height, 0.5);
   let area = 0;
   for (const value of coarse.data) if (value > 0.5) area += 1;

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { MARKETPLACE_LOOK, type StyleRecipe } from '../domain/styles';
 import { placeProduct, renderBackdrop, type Backdrop, type ProductSource, type Rendered } from '../imaging/compose';
 import { decodeRgb } from '../imaging/decode';
-import { applyWatermark, encodeJpeg, sharpenRgb } from '../imaging/finish';
+import { applyWatermark, encodeJpeg, sharpenWithAlpha } from '../imaging/finish';
 import { checkMarketplaceWhite } from '../imaging/marketplace';
 import { SCALE, upscale4x } from '../imaging/upscale';
 import type { ModelRuntime } from '../models/runtime';
@@ -82,36 +82,25 @@ export class StudioRenderer {
     const reduce = Math.min(1, needed / boxLong);
     const width = Math.max(1, Math.round(product.width * reduce));
     const height = Math.max(1, Math.round(product.height * reduce));
-    const reduced =
-      reduce < 1
-        ? await sharp(product.rgba, { raw: { width: product.width, height: product.height, channels: 4 } })
-            .resize(width, height, { fit: 'fill', kernel: 'lanczos3' })
-            .raw()
-            .toBuffer()
-        : product.rgba;
-    const rgb = Buffer.alloc(width * height * 3);
-    const coverage = new Uint8Array(width * height);
-    for (let k = 0; k < width * height; k += 1) {
-      rgb[k * 3] = reduced[k * 4]!;
-      rgb[k * 3 + 1] = reduced[k * 4 + 1]!;
-      rgb[k * 3 + 2] = reduced[k * 4 + 2]!;
-      coverage[k] = reduced[k * 4 + 3]!;
-    }
+    // The crop reduced to what the largest layout needs, split into RGB and alpha by libvips.
+    const reduced = sharp(product.rgba, { raw: { width: product.width, height: product.height, channels: 4 } });
+    if (reduce < 1) reduced.resize(width, height, { fit: 'fill', kernel: 'lanczos3' });
+    const [rgb, coverage] = await Promise.all([
+      reduced.clone().removeAlpha().raw().toBuffer(),
+      reduced.clone().extractChannel(3).toColourspace('b-w').raw().toBuffer(),
+    ]);
     const upscaled = await timed(times, 'upscale', () =>
       upscale4x(this.runtime.upscaler, { data: rgb, width, height }, { coverage }),
     );
-    const sharpened = await timed(times, 'sharpen', () => sharpenRgb(upscaled.data, upscaled.width, upscaled.height));
-    const alpha = await sharp(reduced, { raw: { width, height, channels: 4 } })
+    // Sharpen, and the alpha resampled to the new size joined back on, in one libvips pipeline.
+    const alpha = await sharp(coverage, { raw: { width, height, channels: 1 } })
       .resize(upscaled.width, upscaled.height, { fit: 'fill', kernel: 'cubic' })
+      .toColourspace('b-w')
       .raw()
       .toBuffer();
-    const rgba = Buffer.alloc(upscaled.width * upscaled.height * 4);
-    for (let k = 0; k < upscaled.width * upscaled.height; k += 1) {
-      rgba[k * 4] = sharpened[k * 3]!;
-      rgba[k * 4 + 1] = sharpened[k * 3 + 1]!;
-      rgba[k * 4 + 2] = sharpened[k * 3 + 2]!;
-      rgba[k * 4 + 3] = alpha[k * 4 + 3]!;
-    }
+    const rgba = await timed(times, 'sharpen', () =>
+      sharpenWithAlpha(upscaled.data, alpha, upscaled.width, upscaled.height),
+    );
     const factor = (upscaled.width / product.width + upscaled.height / product.height) / 2;
     return {
       rgba,
@@ -138,7 +127,9 @@ export class StudioRenderer {
     const rendered = await timed(times, 'compose', () => placeProduct(backdrop, upscaled, size));
     this.verify(backdrop.recipe, rendered);
     if (watermark)
-      await timed(times, 'watermark', () => applyWatermark(rendered.rgb, size, this.options.watermarkText));
+      rendered.rgb = await timed(times, 'watermark', () =>
+        applyWatermark(rendered.rgb, size, this.options.watermarkText),
+      );
     const jpeg = await timed(times, 'encode', () => encodeJpeg(rendered.rgb, size, size, 90));
     return { jpeg, rendered };
   }
