@@ -10,7 +10,7 @@ import {
   type PlatformProcess,
 } from '../support/platform-process';
 import { pollUntil } from '../support/poll';
-import { signInThroughDevDialog } from '../support/platform-ui';
+import { buyThroughDevCheckout, creditsLink, signInThroughDevDialog } from '../support/platform-ui';
 
 // Issue 9's "any host works": the platform as `npm start` runs it, opened at http://127.0.0.1:<port>, at
 // http://localhost:<port> and at a LAN-style name (Chromium resolves productgen.lan to loopback, as a home
@@ -23,6 +23,10 @@ const PHOTO = path.join(repoRoot, '..', 'shared', 'photos', 'test', 'kitchen', '
 const LAN_NAME = 'productgen.lan';
 const CREATION_TIMEOUT_MS = 150_000;
 const person = { email: 'any.host@example.com', givenName: 'Ada', familyName: 'Anyhost' };
+const SIGNUP_CREDITS = 10;
+const HOBBYIST_CREDITS = 5;
+/** The account's balance as the steps change it: each host creates, then buys Hobbyist. */
+let credits = SIGNUP_CREDITS;
 
 let dataDir: string;
 let platform: PlatformProcess;
@@ -101,6 +105,7 @@ describe.each([
     // The large image and one thumbnail per variation, each loaded (naturalWidth > 0) from this host's API.
     const shown = await waitForImages(page, 'section[aria-label="Created images"] img', images + 1);
     expect(shown.filter((image) => !image.src.startsWith(`${apiOrigin()}/download/`) || image.width === 0)).toEqual([]);
+    credits -= images;
 
     // The next host's page reads the account when it loads: wait until auth has recorded the first creation.
     const { session_key: sessionKey } = await signInWithDevIdentity(platform.apiUrl, {
@@ -116,6 +121,17 @@ describe.each([
         },
       (user) => !user.flags.is_first_generation,
     );
+  });
+
+  test('a purchase through the checkout returns to this host, signed in', async () => {
+    await buyThroughDevCheckout(page, {
+      webOrigin: webOrigin(),
+      apiOrigin: apiOrigin(),
+      packageName: 'Hobbyist',
+      price: '$0.99',
+    });
+    credits += HOBBYIST_CREDITS;
+    await creditsLink(page, credits).waitFor({ timeout: 30_000 });
   });
 
   test('no console error and no uncaught exception on this host', () => {

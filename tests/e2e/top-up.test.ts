@@ -131,14 +131,12 @@ step('Create on the photo: 402, the screen says "Out of credits! Top up to keep 
 
 step('in another tab, Hobbyist through the dev checkout: back on the dashboard with 9 credits', async () => {
   const shop = await context.newPage();
-  await shop.goto(`${platform.webUrl}/pricing`);
-  await shop.getByRole('button', { name: 'Buy Hobbyist' }).click();
-  await shop.waitForURL((url) => url.origin === platform.apiUrl && url.pathname.startsWith('/dev-checkout/'));
-  await shop.getByRole('button', { name: 'Pay $0.99' }).click();
-  await shop.waitForURL(
-    (url) =>
-      url.origin === platform.webUrl && url.pathname === '/dashboard' && url.searchParams.get('payment') === 'success',
-  );
+  await buyThroughDevCheckout(shop, {
+    webOrigin: platform.webUrl,
+    apiOrigin: platform.apiUrl,
+    packageName: 'Hobbyist',
+    price: '$0.99',
+  });
   await creditsLink(shop, SIGNUP_CREDITS - SPENT_ELSEWHERE + HOBBYIST_CREDITS).waitFor({ timeout: 30_000 });
   await shop.close();
 });

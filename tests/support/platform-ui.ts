@@ -22,3 +22,23 @@ export async function signInThroughDevDialog(page: Page, person: DevPerson): Pro
   await dialog.getByRole('button', { name: 'Sign in' }).click();
   await dialog.waitFor({ state: 'detached' });
 }
+
+/**
+ * Buys a package as a signed-in user does: /pricing → Buy → the embedded dev checkout on the API origin → Pay →
+ * back on the dashboard of the web origin the purchase started from.
+ */
+export async function buyThroughDevCheckout(
+  page: Page,
+  purchase: { webOrigin: string; apiOrigin: string; packageName: string; price: string },
+): Promise<void> {
+  await page.goto(`${purchase.webOrigin}/pricing`);
+  await page.getByRole('button', { name: `Buy ${purchase.packageName}` }).click();
+  await page.waitForURL((url) => url.origin === purchase.apiOrigin && url.pathname.startsWith('/dev-checkout/'));
+  await page.getByRole('button', { name: `Pay ${purchase.price}` }).click();
+  await page.waitForURL(
+    (url) =>
+      url.origin === purchase.webOrigin &&
+      url.pathname === '/dashboard' &&
+      url.searchParams.get('payment') === 'success',
+  );
+}

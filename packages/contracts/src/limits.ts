@@ -42,6 +42,12 @@ export const limits = {
 
 /** Header that carries the session key on every call except sign-in (SPEC §7). */
 export const SESSION_KEY_HEADER = 'X-Session-Key';
+/**
+ * Set by the gateway only (a client's own is dropped): the caller's web origin, once it passed the CORS allowlist.
+ * Services build links back to the web app on it (checkout return), so a user who opened the app at another host
+ * name than the configured one comes back to where they were.
+ */
+export const WEB_ORIGIN_HEADER = 'X-Web-Origin';
 /** Cookie and storage name of the session key (SPEC §3). */
 export const SESSION_KEY_STORAGE_NAME = 'session_key';
 /** Key the client sends when the API host is local and no session exists (SPEC §7). */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import express, { type Express, type Request, type Response } from 'express';
-import { billingInternalRoutes, routes } from '@productgen/contracts';
+import { billingInternalRoutes, routes, WEB_ORIGIN_HEADER } from '@productgen/contracts';
 import {
   AppError,
   createHttpApp,
@@ -13,6 +13,7 @@ import {
 import type { CreditService } from './credits';
 import type { CheckoutService } from './payments/checkouts';
 import type { DevCheckout } from './payments/dev-checkout';
+import type { DevCheckoutSessionDocument } from './data/models';
 import { checkTestCard, renderCheckoutPage } from './payments/dev-checkout-page';
 import { PaymentProviderError, WebhookSignatureError } from './payments/provider';
 
@@ -28,14 +29,19 @@ export interface BillingAppDeps {
   devCheckout: DevCheckout | undefined;
   /** Verifies webhooks with the active provider's secret. */
   verifyWebhook: (rawBody: Buffer, signature: string | undefined) => Parameters<CheckoutService['handleEvent']>[0];
-  /** Origin of the web app, allowed as the dev checkout form's redirect target. */
-  webUrl: string;
   fetchImpl: typeof fetch;
   readiness: Record<string, ReadinessCheck>;
   logger: Logger;
 }
 
 const sessionIdParams = routes.devCheckoutPage.request.params;
+
+/** The API origin the buyer called, from the headers the gateway sets (a client's own are dropped there). */
+function addressedApiOrigin(req: Request): string | undefined {
+  const proto = req.get('x-forwarded-proto');
+  const host = req.get('x-forwarded-host');
+  return proto && host ? `${proto}://${host}` : undefined;
+}
 
 /** The address this very server listens on, as seen by the connection that brought the request. */
 function ownOrigin(req: Request): string {
@@ -57,7 +63,11 @@ export function createBillingApp(deps: BillingAppDeps): Express {
     const userId = requireGatewayUser(req);
     const body = input.body;
     try {
-      return await checkouts.create(userId, body.package as 1 | 2 | 3, req.get('x-request-id'));
+      return await checkouts.create(userId, body.package as 1 | 2 | 3, {
+        requestId: req.get('x-request-id'),
+        webOrigin: req.get(WEB_ORIGIN_HEADER),
+        apiOrigin: addressedApiOrigin(req),
+      });
     } catch (error) {
       if (error instanceof PaymentProviderError) {
         throw new AppError(502, PAYMENT_PROVIDER_FAILED_MESSAGE, undefined, { cause: error });
@@ -140,9 +150,10 @@ export function createBillingApp(deps: BillingAppDeps): Express {
 }
 
 function mountDevCheckout(app: Express, devCheckout: DevCheckout, deps: BillingAppDeps): void {
-  const webOrigin = new URL(deps.webUrl).origin;
-
-  function sendPage(res: Response, status: number, html: string, nonce: string): void {
+  /** The page of one session; Pay redirects to that session's success URL, so the CSP allows its origin. */
+  function sendPage(res: Response, status: number, session: DevCheckoutSessionDocument, error?: string): void {
+    const nonce = randomBytes(16).toString('base64');
+    const html = renderCheckoutPage(session, { nonce, error });
     res
       .status(status)
       .set({
@@ -150,7 +161,7 @@ function mountDevCheckout(app: Express, devCheckout: DevCheckout, deps: BillingA
           "default-src 'none'",
           `style-src 'nonce-${nonce}'`,
           // Pay posts here, then the answer redirects to the web app's success page.
-          `form-action 'self' ${webOrigin}`,
+          `form-action 'self' ${new URL(session.success_url).origin}`,
           "frame-ancestors 'none'",
           "base-uri 'none'",
         ].join('; '),
@@ -169,17 +180,14 @@ function mountDevCheckout(app: Express, devCheckout: DevCheckout, deps: BillingA
   }
 
   app.get(routes.devCheckoutPage.path, async (req, res) => {
-    const session = await findSession(req);
-    const nonce = randomBytes(16).toString('base64');
-    sendPage(res, 200, renderCheckoutPage(session, { nonce }), nonce);
+    sendPage(res, 200, await findSession(req));
   });
 
   app.post(routes.devCheckoutPay.path, express.urlencoded({ extended: false, limit: '8kb' }), async (req, res) => {
     const session = await findSession(req);
     const card = checkTestCard((req.body as Record<string, unknown> | undefined)?.card_number ?? '4242424242424242');
     if (!card.ok) {
-      const nonce = randomBytes(16).toString('base64');
-      sendPage(res, card.status, renderCheckoutPage(session, { nonce, error: card.message }), nonce);
+      sendPage(res, card.status, session, card.message);
       return;
     }
     const paid = await devCheckout.pay(session._id);

@@ -12,13 +12,7 @@ import {
 import { AppError } from '@productgen/service-kit';
 import { OperationBusyError, OperationConflictError, type Ledger } from './data/ledger';
 import type { EntryDocument, RefundRequestDocument } from './data/models';
-import {
-  planBatchReservation,
-  planImageRefund,
-  planReservation,
-  planSignupBonus,
-  sourceRefs,
-} from './domain/ledger';
+import { planBatchReservation, planImageRefund, planReservation, planSignupBonus, sourceRefs } from './domain/ledger';
 import type { RefundSlots } from './data/refund-slots';
 import {
   ALREADY_REFUNDED_MESSAGE,

@@ -109,7 +109,6 @@ export async function createBillingService(deps: BillingServiceDeps): Promise<Bi
     checkouts,
     devCheckout,
     verifyWebhook: (rawBody, signature) => provider.verifyWebhook(rawBody, signature, now()),
-    webUrl: config.WEB_URL,
     fetchImpl,
     logger,
     readiness: {

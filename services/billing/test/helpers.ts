@@ -187,9 +187,9 @@ export async function call<T = Record<string, unknown>>(
   service: TestService,
   method: string,
   pathAndQuery: string,
-  options: { userId?: string; body?: unknown } = {},
+  options: { userId?: string; body?: unknown; headers?: Record<string, string> } = {},
 ): Promise<JsonAnswer<T>> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...options.headers };
   if (options.userId) headers['x-user-id'] = options.userId;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(`${service.url}${pathAndQuery}`, {

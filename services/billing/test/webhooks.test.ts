@@ -99,6 +99,38 @@ describe('POST /payments/create-checkout-session', () => {
     ]);
   });
 
+  it('returns the buyer to the web origin the gateway vouched for, whatever host it was opened at', async () => {
+    const userId = newUserId();
+    const created = await call<{ sessionId: string; url: string }>(
+      billing,
+      'POST',
+      '/payments/create-checkout-session',
+      {
+        userId,
+        body: { package: 1 },
+        // As the gateway sends them for a buyer who opened http://127.0.0.1:3000 (API at 127.0.0.1:8080).
+        headers: {
+          'X-Web-Origin': 'http://127.0.0.1:3000',
+          'X-Forwarded-Proto': 'http',
+          'X-Forwarded-Host': '127.0.0.1:8080',
+        },
+      },
+    );
+    expect(created.status).toBe(200);
+    const { sessionId } = created.body;
+    expect(created.body.url).toBe(`http://127.0.0.1:8080/dev-checkout/${sessionId}`);
+    const stored = await billing.connection.collection('dev_checkout_sessions').findOne({ _id: sessionId as never });
+    expect(stored).toMatchObject({
+      success_url: 'http://127.0.0.1:3000/dashboard?payment=success&session_id={CHECKOUT_SESSION_ID}',
+      cancel_url: 'http://127.0.0.1:3000/pricing',
+    });
+    // The dev checkout page lets its form return there (CSP form-action), and Pay does.
+    const page = await fetch(`${billing.url}/dev-checkout/${sessionId}`);
+    expect(page.headers.get('content-security-policy')).toMatch(/form-action 'self' http:\/\/127\.0\.0\.1:3000;/);
+    const pay = await fetch(`${billing.url}/dev-checkout/${sessionId}/pay`, { method: 'POST', redirect: 'manual' });
+    expect(pay.headers.get('location')).toBe(`http://127.0.0.1:3000/dashboard?payment=success&session_id=${sessionId}`);
+  });
+
   it('refuses the Free package and a missing user', async () => {
     const free = await call(billing, 'POST', '/payments/create-checkout-session', {
       userId: newUserId(),

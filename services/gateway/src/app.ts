@@ -44,6 +44,7 @@ import {
 } from './security';
 import type { SessionVerifier } from './session-verifier';
 import type { UpstreamForwarder } from './upstream';
+import { isAllowedWebOrigin } from './domain/web-origins';
 
 export interface GatewayAppDeps {
   config: GatewayConfig;
@@ -228,6 +229,9 @@ function dispatch(deps: GatewayAppDeps, routes: readonly ApiRoute[]): RequestHan
       userId: state.userId,
       body: state.rawBody,
       requestId: String(req.id),
+      webOrigin: isAllowedWebOrigin(req.headers.origin, req.headers.host, deps.config.WEB_ORIGINS)
+        ? req.headers.origin
+        : undefined,
     });
   };
 }

@@ -8,7 +8,7 @@ import { MemoryStore, rateLimit, type RateLimitInfo } from 'express-rate-limit';
 import helmet from 'helmet';
 import type { GatewayConfig } from './config';
 import { ipBucket, isSignInRoute, secondsUntil, sessionBucket, tooManyRequestsMessage } from './domain/rate-limit-keys';
-import { isAllowedWebOrigin } from './domain/web-origins';
+import { isAllowedWebOrigin, isPotentiallyTrustworthy } from './domain/web-origins';
 
 /** What the route-resolving middleware leaves for the ones after it (rate limits, auth, body, dispatch). */
 export interface RequestState {
@@ -54,6 +54,18 @@ export function cspNonce(res: ServerResponse): string {
  * origin serves the docs page and, in embedded mode, the dev checkout page, which must only load from those.
  */
 export function securityHeaders(config: GatewayConfig): RequestHandler {
+  const helmetHeaders = helmetFor(config);
+  return (req, res, next) => {
+    helmetHeaders(req, res, (error?: unknown) => {
+      // Chromium ignores COOP on an untrustworthy origin (plain http at a LAN name) and says so as a console
+      // error on the dev checkout page and the page it returns to; the header only counts where it is honoured.
+      if (!isPotentiallyTrustworthy(req.protocol, req.hostname)) res.removeHeader('Cross-Origin-Opener-Policy');
+      next(error);
+    });
+  };
+}
+
+function helmetFor(config: GatewayConfig): RequestHandler {
   const web = config.WEB_ORIGINS;
   const remote = config.REMOTE_ORIGINS;
   const production = config.NODE_ENV === 'production';

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { pipeline } from 'node:stream/promises';
+import { WEB_ORIGIN_HEADER } from '@productgen/contracts';
 import { AppError, injectTraceHeaders, type Logger } from '@productgen/service-kit';
 import type { Request, Response } from 'express';
 import { Agent, request as undiciRequest } from 'undici';
@@ -33,6 +34,7 @@ const TRUSTED_REQUEST_HEADERS = [
   'x-forwarded-for',
   'x-forwarded-proto',
   'x-forwarded-host',
+  WEB_ORIGIN_HEADER.toLowerCase(),
 ];
 
 export interface ForwardPlan {
@@ -42,6 +44,8 @@ export interface ForwardPlan {
   /** The body the gateway read (and validated); undefined streams the request itself. */
   body: Buffer | undefined;
   requestId: string;
+  /** The caller's Origin when the CORS allowlist accepted it, sent as X-Web-Origin. */
+  webOrigin: string | undefined;
 }
 
 export interface UpstreamForwarder {
@@ -88,6 +92,7 @@ function requestHeaders(req: Request, plan: ForwardPlan): Record<string, string 
   const headers = forwardableHeaders(req.headers, [...drop, 'traceparent', 'tracestate']);
   if (plan.userId) headers['x-user-id'] = plan.userId;
   headers['x-request-id'] = plan.requestId;
+  if (plan.webOrigin) headers[WEB_ORIGIN_HEADER.toLowerCase()] = plan.webOrigin;
   injectTraceHeaders(headers);
   headers['x-forwarded-for'] = req.ip ?? req.socket.remoteAddress ?? '';
   headers['x-forwarded-proto'] = req.protocol;

@@ -41,6 +41,28 @@ describe('gateway routing (development)', () => {
     expect(received?.headers['traceparent']).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`));
   });
 
+  it("tells the owner the caller's web origin only when CORS allows it, never the client's own claim", async () => {
+    const sent = async (headers: Record<string, string>) => {
+      const response = await request(gateway.app).get('/credits/log').set(AUTH).set(headers);
+      expect(response.status).toBe(200);
+      return upstreams.billing.received.at(-1)?.headers['x-web-origin'];
+    };
+    // Configured, and the web app at the host the API was addressed by (the web port of a configured origin).
+    expect(await sent({ Origin: 'http://localhost:3000' })).toBe('http://localhost:3000');
+    expect(await sent({ Origin: 'http://studio.lan:3000', Host: 'studio.lan:8080' })).toBe('http://studio.lan:3000');
+    // Another site, or a forged header, reaches nobody.
+    expect(await sent({ Origin: 'https://evil.example', 'X-Web-Origin': 'https://evil.example' })).toBeUndefined();
+    expect(await sent({ 'X-Web-Origin': 'https://evil.example' })).toBeUndefined();
+  });
+
+  it('sends Cross-Origin-Opener-Policy only where the browser honours it', async () => {
+    const opener = async (host: string) =>
+      (await request(gateway.app).get('/docs').set('Host', host)).headers['cross-origin-opener-policy'];
+    expect(await opener('localhost:8080')).toBe('same-origin');
+    expect(await opener('127.0.0.1:8080')).toBe('same-origin');
+    expect(await opener('studio.lan:8080')).toBeUndefined();
+  });
+
   it('forwards a JSON body to its owner byte for byte after validating it', async () => {
     const body = `{"base64str": "${TINY_PNG_BASE64}", "numGenerates": 3}`;
     const response = await request(gateway.app)

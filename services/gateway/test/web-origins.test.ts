@@ -1,4 +1,4 @@
-import { isAllowedWebOrigin } from '../src/domain/web-origins';
+import { isAllowedWebOrigin, isPotentiallyTrustworthy } from '../src/domain/web-origins';
 
 const configured = ['http://localhost:3000', 'https://app.example.com'];
 
@@ -21,5 +21,27 @@ describe('isAllowedWebOrigin', () => {
     ['http://studio.lan:3000', undefined],
   ])('refuses %s addressed at %s', (origin, host) => {
     expect(isAllowedWebOrigin(origin, host, configured)).toBe(false);
+  });
+});
+
+describe('isPotentiallyTrustworthy', () => {
+  test.each([
+    ['https', 'studio.lan'],
+    ['http', 'localhost'],
+    ['http', 'app.localhost'],
+    ['http', '127.0.0.1'],
+    ['http', '127.4.5.6'],
+    ['http', '[::1]'],
+  ])('%s://%s is', (protocol, host) => {
+    expect(isPotentiallyTrustworthy(protocol, host)).toBe(true);
+  });
+
+  test.each([
+    ['http', 'studio.lan'],
+    ['http', '192.168.1.20'],
+    ['http', 'localhost.example.com'],
+    ['http', '127.0.0.1.nip.io'],
+  ])('%s://%s is not', (protocol, host) => {
+    expect(isPotentiallyTrustworthy(protocol, host)).toBe(false);
   });
 });

@@ -19,7 +19,7 @@ export interface CheckoutServiceOptions {
   provider: PaymentProvider;
   checkouts: Model<CheckoutDocument>;
   ledger: Ledger;
-  /** Origin of the web app; success and cancel URLs are absolute on it. */
+  /** Origin of the web app; success and cancel URLs are absolute on it unless the caller's web origin is known. */
   webUrl: string;
   logger: Logger;
   now: () => Date;
@@ -72,13 +72,19 @@ export class CheckoutService {
     return this.options.provider.kind;
   }
 
+  /**
+   * `webOrigin` is where the buyer opened the web app and `apiOrigin` the API host they called (the gateway
+   * vouches for both): the payment starts and returns there, so a buyer at http://127.0.0.1:3000 or a LAN name is
+   * not sent to the configured host names instead.
+   */
   async create(
     userId: string,
     packageId: PurchasablePackageId,
-    requestId: string | undefined,
+    request: { requestId: string | undefined; webOrigin: string | undefined; apiOrigin: string | undefined },
   ): Promise<CreatedCheckout> {
     const tier = getPackageTier(packageId);
-    const { successUrl, cancelUrl } = checkoutUrls(this.options.webUrl);
+    const { successUrl, cancelUrl } = checkoutUrls(request.webOrigin ?? this.options.webUrl);
+    const { requestId } = request;
     const metadata = { userId, packageId: String(packageId) };
     const session = await this.options.provider.createCheckoutSession({
       userId,
@@ -88,6 +94,7 @@ export class CheckoutService {
       currency: CHECKOUT_CURRENCY,
       successUrl,
       cancelUrl,
+      hostedPageOrigin: request.apiOrigin,
       metadata,
       // One key per client request: the SDK's own retries of this call reuse it.
       idempotencyKey: `checkout-${userId}-${packageId}-${requestId ?? randomUUID()}`,

@@ -76,7 +76,7 @@ function toProviderSession(session: DevCheckoutSessionDocument, pageUrl: string)
 export function createDevCheckout(options: DevCheckoutOptions): DevCheckout {
   const { sessions } = options;
   const base = options.publicApiUrl.replace(/\/+$/, '');
-  const pageUrl = (sessionId: string) => `${base}/dev-checkout/${encodeURIComponent(sessionId)}`;
+  const pageUrl = (sessionId: string, origin = base) => `${origin}/dev-checkout/${encodeURIComponent(sessionId)}`;
 
   return {
     kind: 'dev',
@@ -103,7 +103,7 @@ export function createDevCheckout(options: DevCheckoutOptions): DevCheckout {
       );
       const session = await sessions.findById(id).lean<DevCheckoutSessionDocument>();
       if (!session) throw new Error(`Dev checkout session ${id} vanished`);
-      return toProviderSession(session, pageUrl(id));
+      return toProviderSession(session, pageUrl(id, request.hostedPageOrigin));
     },
     async retrieveCheckoutSession(sessionId: string): Promise<ProviderCheckoutSession | null> {
       const session = await sessions.findById(sessionId).lean<DevCheckoutSessionDocument>();

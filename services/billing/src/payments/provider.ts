@@ -13,6 +13,8 @@ export interface CheckoutSessionRequest {
   /** May contain Stripe's {CHECKOUT_SESSION_ID} template, which the provider fills in. */
   successUrl: string;
   cancelUrl: string;
+  /** The API origin the buyer addressed: the dev checkout serves its page there (Stripe hosts its own). */
+  hostedPageOrigin?: string;
   metadata: Record<string, string>;
   /** Makes a retried create return the same session instead of a second one. */
   idempotencyKey: string;

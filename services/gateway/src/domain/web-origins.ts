@@ -29,3 +29,13 @@ function parseOrigin(value: string): URL | undefined {
     return undefined;
   }
 }
+
+/**
+ * The browser's "potentially trustworthy origin" (Secure Contexts §3.1) for a request's scheme and host name:
+ * https, or loopback by name or address.
+ */
+export function isPotentiallyTrustworthy(protocol: string, hostname: string): boolean {
+  if (protocol === 'https') return true;
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
