@@ -234,6 +234,19 @@ describe(`batch creation in Chromium against ${platformKind()}`, () => {
     // The job page cannot be running for long before this is read: 24 renders take minutes.
     const inProgress = await bulkJobs('pending,processing');
     expect(inProgress.map((job) => job.bulk_job_uuid)).toContain(jobUuid);
+    // What the user sees of it: the dashboard's Batch Jobs In Progress card, linking to this job page.
+    const dashboard = await desktop.newPage();
+    try {
+      await dashboard.goto(`${platform.webUrl}/dashboard`);
+      const running = dashboard.getByRole('region', { name: 'Batch Jobs In Progress' });
+      const card = running.locator(`a[href="/job/${jobUuid}"]`);
+      await card.waitFor();
+      expect(await card.textContent()).toMatch(/^Batch of /);
+      expect(await running.getByRole('progressbar').count()).toBeGreaterThan(0);
+      await screenshot(dashboard, 'batch-dashboard-in-progress-desktop', false);
+    } finally {
+      await dashboard.close();
+    }
     // The top bar shows the 24 reserved credits gone.
     await expectCredits(page, 36);
     await screenshot(page, 'batch-job-running-desktop', true);
