@@ -1,6 +1,7 @@
 import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import compression from 'compression';
 import express, { type Express } from 'express';
 import { createHttpApp, type Logger } from '@productgen/service-kit';
 import { trackingScriptsOf, type MicrofrontendHostConfig, type ShellHostConfig } from './config';
@@ -29,6 +30,8 @@ export function createMicrofrontendHost(config: MicrofrontendHostConfig, logger:
     logger,
     readiness: { build: () => access(indexFile) },
   });
+  // Brotli or gzip for every text answer (scripts, manifests, JSON); images are left as they are.
+  app.use(compression());
   app.use(
     versionedPath(config.MFE_NAME, config.MFE_VERSION),
     express.static(config.STATIC_DIR, {
@@ -52,6 +55,8 @@ export function createShellHost(config: ShellHostConfig, logger: Logger): Expres
     logger,
     readiness: { build: () => access(shellIndex), registry: () => access(config.REGISTRY_FILE) },
   });
+  // Brotli or gzip for every text answer (pages, scripts, JSON), as embedded mode's web origin does.
+  app.use(compression());
   const runtimeConfig = {
     apiBaseUrl: config.API_PUBLIC_URL,
     googleClientId: config.GOOGLE_CLIENT_ID,
