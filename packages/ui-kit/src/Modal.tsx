@@ -28,6 +28,9 @@ export function Modal({ open, ...props }: ModalProps) {
   return createPortal(<OpenModal {...props} />, document.body);
 }
 
+/** The open dialogs, innermost last: a key pressed while focus is nowhere belongs to the innermost one. */
+const openDialogs: HTMLElement[] = [];
+
 function OpenModal({
   onClose,
   title,
@@ -50,6 +53,28 @@ function OpenModal({
     return () => {
       document.body.style.overflow = overflow;
       previouslyFocused?.focus?.();
+    };
+  }, []);
+
+  // A focused button that becomes disabled (a form while it submits, Next at the last image) drops focus to the
+  // page, out of reach of the dialog's own key handling: Escape still closes the innermost dialog, and focus returns
+  // to it.
+  const latest = useRef({ onClose, dismissible });
+  latest.current = { onClose, dismissible };
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (!dialog) return undefined;
+    openDialogs.push(dialog);
+    const onStrayKey = (event: globalThis.KeyboardEvent) => {
+      const active = document.activeElement;
+      if (openDialogs[openDialogs.length - 1] !== dialog || (active && active !== document.body)) return;
+      dialog.focus();
+      if (event.key === 'Escape' && latest.current.dismissible) latest.current.onClose();
+    };
+    document.addEventListener('keydown', onStrayKey);
+    return () => {
+      document.removeEventListener('keydown', onStrayKey);
+      openDialogs.splice(openDialogs.indexOf(dialog), 1);
     };
   }, []);
 

@@ -94,3 +94,25 @@ describe('Modal', () => {
     expect(opener).toHaveFocus();
   });
 });
+
+describe('Modal when focus has fallen to the page', () => {
+  it('closes the innermost dialog on Escape and takes focus back', async () => {
+    const user = userEvent.setup();
+    const closed: string[] = [];
+    render(
+      <>
+        <Modal open onClose={() => closed.push('outer')} title="Outer">
+          <p>outer</p>
+        </Modal>
+        <Modal open onClose={() => closed.push('inner')} title="Inner">
+          <p>inner</p>
+        </Modal>
+      </>,
+    );
+    (document.activeElement as HTMLElement).blur();
+    expect(document.activeElement).toBe(document.body);
+    await user.keyboard('{Escape}');
+    expect(closed).toEqual(['inner']);
+    expect(document.activeElement).toBe(screen.getByRole('dialog', { name: 'Inner' }));
+  });
+});
