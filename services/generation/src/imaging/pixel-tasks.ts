@@ -1,4 +1,4 @@
-import { refineCutout } from '../pipeline/product';
+import { refineCutout } from '../pipeline/cutout';
 import { paintScene } from './scene';
 import { packTiles, unpackTile } from './upscale';
 

@@ -1,6 +1,7 @@
 /*
- * Small float-raster helpers for the matte and the shadows. Everything is single-channel Float32Array in
- * row-major order; box blurs use running sums, so their cost does not depend on the radius.
+ * Small float-raster helpers for the matte (run on the pixel thread; the shadows are blurred by libvips).
+ * Everything is single-channel Float32Array in row-major order; box blurs use running sums, so their cost does not
+ * depend on the radius.
  */
 
 export interface FloatPlane {
@@ -44,12 +45,6 @@ export function boxBlur(source: Float32Array, width: number, height: number, rad
     }
   }
   return out;
-}
-
-/** Three box passes approximate a Gaussian of about that sigma. */
-export function gaussianBlur(source: Float32Array, width: number, height: number, sigma: number): Float32Array {
-  const radius = Math.max(1, Math.round(sigma * 0.9));
-  return boxBlur(boxBlur(boxBlur(source, width, height, radius), width, height, radius), width, height, radius);
 }
 
 export function resizeBilinear(source: FloatPlane, width: number, height: number): FloatPlane {

@@ -1,0 +1,134 @@
+import type { StyleRecipe } from '../src/domain/styles';
+import { placeProduct, renderBackdrop, type ProductSource } from '../src/imaging/compose';
+import { closePixelThread } from '../src/imaging/pixel-thread';
+import { computeLayout, paintScene, renderScene } from '../src/imaging/scene';
+import { SCALE, upscale4x } from '../src/imaging/upscale';
+import type { InferenceModel } from '../src/models/runtime';
+
+// The first task starts the pixel thread (from the sources it compiles its TypeScript on load): generous timeouts.
+jest.setTimeout(60_000);
+afterAll(() => closePixelThread());
+
+const recipe = (look: string, extra: Partial<StyleRecipe> = {}): StyleRecipe => ({
+  look,
+  palette: { backdrop: '#e8e4df', surface: '#cfc8c0', accent: '#ffffff' },
+  light: { angle: 0, warmth: 0 },
+  productScale: 0.6,
+  reflection: 0,
+  shadow: 0.4,
+  seed: 1234,
+  ...extra,
+});
+
+/** A solid red square product (straight RGBA) with a transparent margin around it. */
+function squareProduct(): ProductSource {
+  const size = 120;
+  const margin = 10;
+  const rgba = Buffer.alloc(size * size * 4);
+  for (let y = margin; y < size - margin; y += 1) {
+    for (let x = margin; x < size - margin; x += 1) rgba.set([200, 30, 40, 255], (y * size + x) * 4);
+  }
+  return {
+    rgba,
+    width: size,
+    height: size,
+    box: { left: margin, top: margin, right: size - margin, bottom: size - margin },
+    luminance: 0.3,
+  };
+}
+
+const luma = (rgb: Buffer, size: number, x: number, y: number) => {
+  const k = (y * size + x) * 3;
+  return 0.299 * rgb[k]! + 0.587 * rgb[k + 1]! + 0.114 * rgb[k + 2]!;
+};
+
+describe('imaging off the main thread', () => {
+  test('a scene painted on the pixel thread is the same, pixel for pixel, as one painted here', async () => {
+    const look = recipe('tabletop');
+    const layout = computeLayout(look, 100, 100, 256);
+    const threaded = await renderScene(look, layout);
+    expect(threaded.equals(paintScene(look, layout))).toBe(true);
+  });
+
+  test('shadows darken the floor under the product only; the product is drawn over them with its light match', async () => {
+    const size = 512;
+    const product = squareProduct();
+    const look = recipe('studio-sweep');
+    const layout = computeLayout(look, 100, 100, size);
+    const scene = await renderScene(look, layout);
+    const backdrop = await renderBackdrop(product, look, size);
+    const { base } = layout;
+    const centre = Math.round(layout.product.left + layout.product.width / 2);
+    // Just below the contact line, under the product: clearly darker than the bare scene.
+    expect(luma(scene, size, centre, base + 2) - luma(backdrop.rgb, size, centre, base + 2)).toBeGreaterThan(20);
+    // High above the product and far beside it: the scene untouched.
+    for (const [x, y] of [
+      [centre, 10],
+      [5, base - 40],
+    ]) {
+      expect(luma(backdrop.rgb, size, x!, y!)).toBe(luma(scene, size, x!, y!));
+    }
+    const rendered = await placeProduct(backdrop, product, size);
+    const inside = (Math.round(layout.product.top + layout.product.height / 2) * size + centre) * 3;
+    const expected = [200, 30, 40].map((value, c) => Math.min(255, Math.round(value * rendered.light.gain[c]!)));
+    expect([...rendered.rgb.subarray(inside, inside + 3)]).toEqual(expected);
+    expect(rendered.coverage[inside / 3]).toBe(255);
+    expect(rendered.coverage[0]).toBe(0);
+  });
+
+  test('a glossy floor mirrors the product below the contact line, fading with distance', async () => {
+    const size = 512;
+    const product = squareProduct();
+    const glossy = recipe('dark-premium', { reflection: 0.4, shadow: 0 });
+    const layout = computeLayout(glossy, 100, 100, size);
+    const scene = await renderScene(glossy, layout);
+    const backdrop = await renderBackdrop(product, glossy, size);
+    const centre = Math.round(layout.product.left + layout.product.width / 2);
+    const redness = (rgb: Buffer, y: number) => rgb[(y * size + centre) * 3]! - rgb[(y * size + centre) * 3 + 1]!;
+    const near = redness(backdrop.rgb, layout.base + 1) - redness(scene, layout.base + 1);
+    const far = redness(backdrop.rgb, layout.base + 25) - redness(scene, layout.base + 25);
+    expect(near).toBeGreaterThan(30);
+    expect(far).toBeLessThan(near);
+    expect(far).toBeGreaterThan(0);
+    // Above the contact line the scene is untouched (no shadow in this recipe).
+    expect(
+      backdrop.rgb.subarray(0, (layout.base - 1) * size * 3).equals(scene.subarray(0, (layout.base - 1) * size * 3)),
+    ).toBe(true);
+  });
+
+  test('tiled ×4 upscaling assembles every tile core in place, whatever the tile size', async () => {
+    const width = 70;
+    const height = 45;
+    const data = Buffer.alloc(width * height * 3);
+    for (let k = 0; k < width * height; k += 1) data.set([k % 251, (k * 7) % 253, (k * 13) % 255], k * 3);
+    // A stand-in model: nearest-neighbour ×4, planar in and out, as Real-ESRGAN's tensors are.
+    const nearest: InferenceModel = {
+      async run(input, dims) {
+        const [, , h, w] = dims as [number, number, number, number];
+        const out = new Float32Array(3 * h * w * SCALE * SCALE);
+        for (let c = 0; c < 3; c += 1) {
+          for (let y = 0; y < h * SCALE; y += 1) {
+            for (let x = 0; x < w * SCALE; x += 1) {
+              out[(c * h * SCALE + y) * w * SCALE + x] =
+                input[(c * h + Math.floor(y / SCALE)) * w + Math.floor(x / SCALE)]!;
+            }
+          }
+        }
+        return { data: out, dims: [1, 3, h * SCALE, w * SCALE] };
+      },
+    };
+    for (const tile of [16, 32, 512]) {
+      const result = await upscale4x(nearest, { data, width, height }, { tile, overlap: 3 });
+      expect([result.width, result.height]).toEqual([width * SCALE, height * SCALE]);
+      let wrong = 0;
+      for (let y = 0; y < result.height; y += 1) {
+        for (let x = 0; x < result.width; x += 1) {
+          const source = (Math.floor(y / SCALE) * width + Math.floor(x / SCALE)) * 3;
+          const target = (y * result.width + x) * 3;
+          for (let c = 0; c < 3; c += 1) if (result.data[target + c] !== data[source + c]) wrong += 1;
+        }
+      }
+      expect(wrong).toBe(0);
+    }
+  });
+});
