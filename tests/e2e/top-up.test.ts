@@ -5,8 +5,9 @@ import { OUT_OF_CREDITS_MESSAGE } from '@productgen/contracts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { collectPageProblems, launchBrowser, waitForImages } from '../support/browser';
 import { repoRoot, startPlatformProcess, type PlatformProcess } from '../support/platform-process';
-import { creditsLink, signInThroughDevDialog } from '../support/platform-ui';
+import { buyThroughDevCheckout, creditsLink, signInThroughDevDialog } from '../support/platform-ui';
 import { journey } from '../support/journey';
+import { pollUntil } from '../support/poll';
 
 // Issue 9's money path after a top-up, as a new user meets it in Chromium against `npm start`. The create screen
 // is open on an analysed photo (a first creation: 5 images) while the account's credits are spent elsewhere down to
@@ -152,7 +153,13 @@ step('Create on the same photo again: made, and exactly the images made are char
   expect(answer.request().postDataJSON()).toEqual({ id: generationUuid, numGenerates: FIRST_CREATION });
   await page.getByRole('progressbar').waitFor({ state: 'detached', timeout: CREATION_TIMEOUT_MS });
 
-  const status = await api<{ status: string; images: unknown[] }>(`/image-gen/status/${generationUuid}`);
+  // The progress bar goes once the images are shown; the generation is finished (and settled) a moment later.
+  const status = await pollUntil(
+    'the generation to finish',
+    () => api<{ status: string; images: unknown[] }>(`/image-gen/status/${generationUuid}`),
+    (answer) => answer.body.status !== 'processing' && answer.body.status !== 'pending',
+    { timeoutMs: CREATION_TIMEOUT_MS },
+  );
   expect(status.body.status).toBe('completed');
   const made = status.body.images.length;
   expect(made).toBe(FIRST_CREATION);
