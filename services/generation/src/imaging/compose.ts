@@ -116,10 +116,11 @@ function blurPlane(plane: Uint8Array, size: number, sigma: number): Promise<Buff
 /**
  * Shadows that ground the product, made at quarter resolution (they are soft): a dark contact shadow under the
  * product's footprint (the width of its lowest rows) and a wide, faint drop shadow cast away from the key light.
- * The answer is a full-size RGB multiplier layer (255 = no shade) for libvips' multiply blend; the per-pixel work
- * on the canvas (blur, upsampling, blending) is libvips', only the small quarter plane is filled here.
+ * The answer is an RGB multiplier layer (255 = no shade) for libvips' multiply blend, for the canvas rows from
+ * `from` down; the per-pixel work on the canvas (blur, upsampling, blending) is libvips', only the small quarter
+ * plane is filled here.
  */
-async function shadowLayer(coverage: Uint8Array, layout: Layout, recipe: StyleRecipe): Promise<Buffer> {
+async function shadowLayer(coverage: Uint8Array, layout: Layout, recipe: StyleRecipe, from: number): Promise<Buffer> {
   const scale = 4;
   const canvas = layout.size;
   const size = Math.ceil(canvas / scale);
@@ -179,6 +180,7 @@ async function shadowLayer(coverage: Uint8Array, layout: Layout, recipe: StyleRe
   }
   return sharp(multiplier, raw(size, size, 3))
     .resize(canvas, canvas, { kernel: 'linear' })
+    .extract({ left: 0, top: from, width: canvas, height: canvas - from })
     .raw()
     .toBuffer();
 }
@@ -235,24 +237,34 @@ export async function renderBackdrop(product: ProductSource, recipe: StyleRecipe
   const scene = await renderScene(recipe, layout);
   if (recipe.shadow <= 0 && recipe.reflection <= 0) return { rgb: scene, size, layout, recipe };
   const scaled = await scaledProduct(product, layout);
+  // Shadows and reflection only touch the floor: libvips blends that band of rows, which is copied back in one go.
+  const shadowTop = Math.floor(Math.max(0, layout.base - layout.product.width * 0.1) / 4) * 4;
+  const bandTop = Math.min(recipe.shadow > 0 ? shadowTop : size, layout.base);
+  if (bandTop >= size) return { rgb: scene, size, layout, recipe };
   const layers: sharp.OverlayOptions[] = [];
   if (recipe.shadow > 0) {
     const coverage = coverageOf(await alphaOf(scaled), scaled, size);
-    layers.push({ input: await shadowLayer(coverage, layout, recipe), ...raw(size, size, 3), blend: 'multiply' });
+    const shade = await shadowLayer(coverage, layout, recipe, bandTop);
+    layers.push({ input: shade, ...raw(size, size - bandTop, 3), blend: 'multiply', left: 0, top: 0 });
   }
   const reflection = recipe.reflection > 0 ? await reflectionLayer(scaled, layout, recipe) : undefined;
   if (reflection) {
-    layers.push({ input: reflection.data, ...raw(reflection.width, reflection.height, 4), ...at(reflection) });
+    layers.push({
+      input: reflection.data,
+      ...raw(reflection.width, reflection.height, 4),
+      left: reflection.left,
+      top: reflection.top - bandTop,
+    });
   }
-  const rgb = await sharp(scene, raw(size, size, 3))
+  const band = await sharp(scene, raw(size, size, 3))
+    .extract({ left: 0, top: bandTop, width: size, height: size - bandTop })
     .composite(layers)
     .removeAlpha()
     .raw()
     .toBuffer();
-  return { rgb, size, layout, recipe };
+  scene.set(band, bandTop * size * 3);
+  return { rgb: scene, size, layout, recipe };
 }
-
-const at = (layer: Placed) => ({ left: layer.left, top: layer.top });
 
 /**
  * Draws the product over a backdrop at `size` (the backdrop is resampled when it was made at another size).
@@ -263,17 +275,42 @@ export async function placeProduct(backdrop: Backdrop, product: ProductSource, s
   const layout = layoutFor(product, recipe, size);
   const light = lightMatchFor(recipe, product.luminance);
   const scaled = await scaledProduct(product, layout, light);
-  let canvas = sharp(backdrop.rgb, raw(backdrop.size, backdrop.size, 3));
-  if (backdrop.size !== size) canvas = canvas.resize(size, size, { kernel: 'lanczos3' });
-  // libvips' "over" is the straight-alpha blend: background × (1 − a) + product × a, in its worker threads.
-  const [rgb, alpha] = await Promise.all([
-    canvas
-      .composite([{ input: scaled.data, ...raw(scaled.width, scaled.height, 4), ...at(scaled) }])
-      .removeAlpha()
-      .raw()
-      .toBuffer(),
+  const rgb =
+    backdrop.size === size
+      ? Buffer.from(backdrop.rgb)
+      : await sharp(backdrop.rgb, raw(backdrop.size, backdrop.size, 3))
+          .resize(size, size, { kernel: 'lanczos3' })
+          .raw()
+          .toBuffer();
+  // libvips' "over" (background × (1 − a) + product × a) on the product's rectangle only, copied back row by row.
+  const x0 = Math.max(0, scaled.left);
+  const y0 = Math.max(0, scaled.top);
+  const x1 = Math.min(size, scaled.left + scaled.width);
+  const y1 = Math.min(size, scaled.top + scaled.height);
+  const [region, alpha] = await Promise.all([
+    x1 > x0 && y1 > y0
+      ? sharp(rgb, raw(size, size, 3))
+          .extract({ left: x0, top: y0, width: x1 - x0, height: y1 - y0 })
+          .composite([
+            {
+              input: scaled.data,
+              ...raw(scaled.width, scaled.height, 4),
+              left: scaled.left - x0,
+              top: scaled.top - y0,
+            },
+          ])
+          .removeAlpha()
+          .raw()
+          .toBuffer()
+      : undefined,
     alphaOf(scaled),
   ]);
+  if (region) {
+    const rowBytes = (x1 - x0) * 3;
+    for (let y = y0; y < y1; y += 1) {
+      rgb.set(region.subarray((y - y0) * rowBytes, (y - y0 + 1) * rowBytes), (y * size + x0) * 3);
+    }
+  }
   return {
     rgb,
     width: size,
