@@ -82,10 +82,11 @@ async function openDashboard(): Promise<void> {
   await page.getByRole('heading', { level: 1, name: /^Welcome back, / }).waitFor();
 }
 
-async function expectNoSeriousViolations(route: string, ready: () => Promise<void>): Promise<void> {
+/** The serious and critical axe-core violations of a route once it shows what `ready` waits for. */
+async function violationsOf(route: string, ready: () => Promise<void>) {
   await page.goto(`${suite.platform.webUrl}${route}`);
   await ready();
-  expect({ route, violations: await seriousAccessibilityViolations(page) }).toEqual({ route, violations: [] });
+  return { route, violations: await seriousAccessibilityViolations(page) };
 }
 
 beforeAll(async () => {
@@ -345,15 +346,17 @@ step('a second refund of the same image is refused (409) and gives nothing', asy
 });
 
 step('axe-core: no serious or critical violation on /dashboard, /pricing, /settings, /productgen', async () => {
-  await expectNoSeriousViolations('/dashboard', async () => {
-    await pastRows().first().waitFor();
-    await dashboardRegion('Credits Log').getByRole('row').nth(1).waitFor();
-  });
-  await expectNoSeriousViolations('/pricing', () => page.getByRole('button', { name: 'Buy Small Business' }).waitFor());
-  await expectNoSeriousViolations('/settings', () => page.getByRole('button', { name: 'Save Settings' }).waitFor());
-  await expectNoSeriousViolations('/productgen', () =>
-    page.getByRole('region', { name: 'Generation Settings' }).waitFor(),
-  );
+  // Every route is checked before the assertion, so a failure lists the findings of all four.
+  const findings = [
+    await violationsOf('/dashboard', async () => {
+      await pastRows().first().waitFor();
+      await dashboardRegion('Credits Log').getByRole('row').nth(1).waitFor();
+    }),
+    await violationsOf('/pricing', () => page.getByRole('button', { name: 'Buy Small Business' }).waitFor()),
+    await violationsOf('/settings', () => page.getByRole('button', { name: 'Save Settings' }).waitFor()),
+    await violationsOf('/productgen', () => page.getByRole('region', { name: 'Generation Settings' }).waitFor()),
+  ];
+  expect(findings).toEqual(findings.map(({ route }) => ({ route, violations: [] })));
 });
 
 test('no page of the journey logged an unexpected console error or threw', () => {
