@@ -45,7 +45,10 @@ describe('runtime config', () => {
     [{ apiBaseUrl: 'http://a', devIdentityProvider: 'yes' }, 'devIdentityProvider must be true or false'],
     [{ apiBaseUrl: 'http://a', devIdentityProvider: false }, 'googleClientId is required'],
     [{ apiBaseUrl: 'http://a', devIdentityProvider: true, productName: ' ' }, 'productName must be a non-empty string'],
-    [{ apiPort: 1, devIdentityProvider: true, trackingScripts: { chat: '/c.js' } }, 'trackingScripts.chat is not one of'],
+    [
+      { apiPort: 1, devIdentityProvider: true, trackingScripts: { chat: '/c.js' } },
+      'trackingScripts.chat is not one of',
+    ],
     [
       { apiPort: 1, devIdentityProvider: true, trackingScripts: { analytics: 'javascript:alert(1)' } },
       'trackingScripts.analytics must be an http(s) URL or a /path',
