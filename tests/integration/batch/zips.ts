@@ -86,7 +86,7 @@ export function craftZip(entries: CraftedEntry[]): Buffer {
 /** multipart/form-data of a batch upload as the browser sends it. */
 export function batchForm(zip: Buffer, fields: Record<string, string>, type = 'application/zip'): FormData {
   const form = new FormData();
-  form.append('zipFile', new Blob([zip], { type }), 'images.zip');
+  form.append('zipFile', new Blob([new Uint8Array(zip)], { type }), 'images.zip');
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   return form;
 }
