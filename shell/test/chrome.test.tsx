@@ -12,6 +12,7 @@ const CONFIG: RuntimeConfig = {
   googleClientId: '',
   productName: 'ProductGen',
   devIdentityProvider: true,
+  trackingScripts: {},
 };
 
 function renderChrome(client: PlatformClient, ui = <TopBar />) {

@@ -12,6 +12,7 @@ const DEV_CONFIG: RuntimeConfig = {
   googleClientId: '',
   productName: 'ProductGen',
   devIdentityProvider: true,
+  trackingScripts: {},
 };
 
 function credentialFetch(reply: { status: number; body: unknown }) {
