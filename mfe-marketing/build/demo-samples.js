@@ -49,6 +49,7 @@ function requireEngine() {
     ...require(path.join(generationDist, 'pipeline', 'classify.js')),
     ...require(path.join(generationDist, 'models', 'model-store.js')),
     ...require(path.join(generationDist, 'models', 'runtime.js')),
+    ...require(path.join(generationDist, 'threads', 'studio-threads.js')),
     ...require(path.join(generationDist, 'domain', 'styles.js')),
     ...require(path.join(generationDist, 'domain', 'random.js')),
   };
@@ -129,7 +130,7 @@ async function main() {
     });
   }
   fs.writeFileSync(path.join(outDir, 'samples.json'), `${JSON.stringify(samples, null, 2)}\n`);
-  if (runtime) await engine.closeInferenceThread();
+  if (runtime) await engine.closeStudioThreads();
   console.log(
     `demo: ${samples.length} samples, ${samples.reduce((sum, sample) => sum + sample.results.length, 0)} results`,
   );

@@ -3,7 +3,7 @@ import { createInProcessBus, type MessageBus } from '@productgen/bus';
 import { authConfigSchema, createAuthService } from '@productgen/auth-service';
 import { billingConfigSchema, createBillingService } from '@productgen/billing-service';
 import { bulkConfigSchema, createBulkService } from '@productgen/bulk-service';
-import { closeInferenceThread, createGenerationService, generationConfigSchema } from '@productgen/generation-service';
+import { closeStudioThreads, createGenerationService, generationConfigSchema } from '@productgen/generation-service';
 import { createGateway, gatewayConfigSchema } from '@productgen/gateway';
 import {
   connectMongo,
@@ -81,7 +81,7 @@ const services: ServiceDefinition[] = [
         start: () => service.start(),
         async stop() {
           await service.stop();
-          await closeInferenceThread();
+          await closeStudioThreads();
         },
       };
     },

@@ -18,4 +18,4 @@ export {
   MODELS_FETCH_COMMAND,
   type ModelFiles,
 } from './models/model-store';
-export { closeInferenceThread } from './models/runtime';
+export { closeStudioThreads } from './threads/studio-threads';

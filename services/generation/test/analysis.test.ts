@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { unknownCategoryLabels } from '../src/domain/analysis';
 import { categories } from '../src/domain/categories';
 import { ensureModels } from '../src/models/model-store';
-import { closeInferenceThread, loadModelRuntime, type ModelRuntime } from '../src/models/runtime';
+import { loadModelRuntime, type ModelRuntime } from '../src/models/runtime';
+import { closeStudioThreads } from '../src/threads/studio-threads';
 import { classifyProduct } from '../src/pipeline/classify';
 import { PHOTOS_DIR, SHARED_MODELS_DIR } from './helpers';
 
@@ -37,7 +38,7 @@ describe('analysis: product name and category', () => {
   beforeAll(async () => {
     runtime = await loadModelRuntime(await ensureModels(SHARED_MODELS_DIR, undefined));
   });
-  afterAll(() => closeInferenceThread());
+  afterAll(() => closeStudioThreads());
 
   test('every label named in the category table exists in the label file', () => {
     expect(unknownCategoryLabels(runtime.labels)).toEqual([]);

@@ -4,7 +4,7 @@ import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import type { BusMessage } from '@productgen/bus';
 import { OUT_OF_CREDITS_MESSAGE, topics, type GenerationStatusResponse } from '@productgen/contracts';
-import { closeInferenceThread } from '../src/models/runtime';
+import { closeStudioThreads } from '../src/threads/studio-threads';
 import { as, binary, newUserId, PHOTOS_DIR, Stack, waitForGeneration } from './helpers';
 
 /** A PNG whose header claims 30000×30000 pixels: refused from the header, never decoded. */
@@ -50,7 +50,7 @@ describe('generation API', () => {
 
   afterAll(async () => {
     await stack.stop();
-    await closeInferenceThread();
+    await closeStudioThreads();
   }, 60_000);
 
   async function analyse(userId: string, image = mug): Promise<string> {

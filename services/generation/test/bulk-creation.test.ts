@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import request from 'supertest';
 import { planVariations } from '../src/domain/styles';
-import { closeInferenceThread } from '../src/models/runtime';
+import { closeStudioThreads } from '../src/threads/studio-threads';
 import { newUserId, PHOTOS_DIR, Stack } from './helpers';
 
 // Generation's side of a batch (bulk's internal calls): a product whose category no chosen preset has is skipped and
@@ -24,7 +24,7 @@ describe('batch products handed over by bulk', () => {
 
   afterAll(async () => {
     await stack.stop();
-    await closeInferenceThread();
+    await closeStudioThreads();
   }, 60_000);
 
   /** What bulk's batch reservation did for one product: `count` credits charged to it. */

@@ -18,7 +18,7 @@ import {
   serveRoute,
   type ObjectStore,
 } from '@productgen/service-kit';
-import { closeInferenceThread, createGenerationService, generationConfigSchema, type GenerationService } from '../src';
+import { closeStudioThreads, createGenerationService, generationConfigSchema, type GenerationService } from '../src';
 import { BillingFixture, listen } from '../src/bench/fixtures';
 
 export const silentLogger = createLogger({ service: 'generation-test', level: 'silent' });
@@ -133,7 +133,7 @@ export class Stack {
   async stop(): Promise<void> {
     for (const close of this.closers.reverse()) await close().catch(() => undefined);
     // The inference thread's message port would keep the test process alive after the last test.
-    await closeInferenceThread();
+    await closeStudioThreads();
     await this.broker?.close();
     await Promise.all([this.billing.stop(), this.auth.stop()]);
     await this.s3?.stop();

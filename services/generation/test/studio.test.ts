@@ -8,7 +8,8 @@ import { decodeRgb } from '../src/imaging/decode';
 import { watermarkOverlay } from '../src/imaging/finish';
 import { checkMarketplaceWhite } from '../src/imaging/marketplace';
 import { ensureModels } from '../src/models/model-store';
-import { closeInferenceThread, loadModelRuntime } from '../src/models/runtime';
+import { loadModelRuntime } from '../src/models/runtime';
+import { closeStudioThreads } from '../src/threads/studio-threads';
 import type { ProductCutout } from '../src/pipeline/product';
 import { StudioRenderer } from '../src/pipeline/studio';
 import { PHOTOS_DIR, SHARED_MODELS_DIR } from './helpers';
@@ -33,7 +34,7 @@ describe('studio pipeline', () => {
       products.set(file, { bytes, cutout: await studio.prepare(bytes) });
     }
   }, 120_000);
-  afterAll(() => closeInferenceThread());
+  afterAll(() => closeStudioThreads());
 
   const recipesFor = (category: CategoryId) => showcaseRecipes(category, hash32('studio-test'));
 

@@ -6,7 +6,8 @@ import { generationConfigSchema } from '../config';
 import { hash32 } from '../domain/random';
 import { looks, showcaseRecipes } from '../domain/styles';
 import { findRepoRoot, ensureModels } from '../models/model-store';
-import { closeInferenceThread, loadModelRuntime } from '../models/runtime';
+import { loadModelRuntime } from '../models/runtime';
+import { closeStudioThreads } from '../threads/studio-threads';
 import { classifyProduct } from '../pipeline/classify';
 import { StudioRenderer } from '../pipeline/studio';
 
@@ -51,7 +52,7 @@ async function main(): Promise<void> {
   console.log(
     `contact sheet: ${files.length} photos × ${looks.length} looks (columns: original, ${looks.join(', ')}) → ${out}`,
   );
-  await closeInferenceThread();
+  await closeStudioThreads();
 }
 
 main().catch((error: unknown) => {

@@ -12,7 +12,7 @@ import { generationConfigSchema } from '../config';
 import { categories, type CategoryId } from '../domain/categories';
 import { planVariations } from '../domain/styles';
 import { findRepoRoot } from '../models/model-store';
-import { closeInferenceThread } from '../models/runtime';
+import { closeStudioThreads } from '../threads/studio-threads';
 import { ensureModels } from '../models/model-store';
 import { loadModelRuntime } from '../models/runtime';
 import { classifyProduct } from '../pipeline/classify';
@@ -165,7 +165,7 @@ async function main(): Promise<void> {
   }
 
   await endToEnd(chosen.slice(0, Math.min(chosen.length, 5)));
-  await closeInferenceThread();
+  await closeStudioThreads();
 }
 
 /** Through the real service in embedded mode: embedded MongoDB and S3, the in-process bus, a billing stub. */

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { RequestThread } from '../threads/request-thread';
 import type { PixelTasks } from './pixel-tasks';
 
 type TaskName = keyof PixelTasks;
@@ -11,54 +11,21 @@ type Reply = { id: number; ok: true; result: unknown } | { id: number; ok: false
  * go on while an image renders. Everything else in a render is libvips (libuv's threads) or the inference thread.
  */
 class PixelThread {
-  private worker: Worker | undefined;
-  private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  private readonly thread = new RequestThread<Reply>(path.join(__dirname, 'pixel-worker.js'), 'pixel thread');
 
-  private ensureWorker(): Worker {
-    if (this.worker) return this.worker;
-    const worker = new Worker(path.join(__dirname, 'pixel-worker.js'));
-    // Waiting callers keep the process alive; an idle pixel thread must not.
-    worker.unref();
-    worker.on('message', (reply: Reply) => {
-      const waiting = this.pending.get(reply.id);
-      this.pending.delete(reply.id);
-      if (!waiting) return;
-      if (reply.ok) waiting.resolve(reply.result);
-      else waiting.reject(new Error(reply.error));
-    });
-    worker.on('error', (error) => this.failAll(error));
-    worker.on('exit', (code) => {
-      if (this.worker === worker) this.failAll(new Error(`pixel thread exited with code ${code}`));
-    });
-    this.worker = worker;
-    return worker;
-  }
-
-  private failAll(error: Error): void {
-    this.worker = undefined;
-    for (const waiting of this.pending.values()) waiting.reject(error);
-    this.pending.clear();
-  }
-
-  async close(): Promise<void> {
-    const worker = this.worker;
-    this.worker = undefined;
-    if (worker) await worker.terminate();
+  close(): Promise<void> {
+    return this.thread.close();
   }
 
   /** Runs a task there. `transfer` hands memory over instead of copying it (the caller must not use it again). */
-  run<T extends TaskName>(
+  async run<T extends TaskName>(
     task: T,
     args: Parameters<PixelTasks[T]>,
     transfer: ArrayBuffer[] = [],
   ): Promise<ReturnType<PixelTasks[T]>> {
-    const worker = this.ensureWorker();
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      worker.postMessage({ id, task, args }, transfer);
-    });
+    const reply = await this.thread.request({ task, args }, transfer);
+    if (!reply.ok) throw new Error(reply.error);
+    return reply.result as ReturnType<PixelTasks[T]>;
   }
 }
 

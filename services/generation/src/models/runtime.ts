@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { z } from 'zod';
+import { RequestThread } from '../threads/request-thread';
 import type { ModelFiles } from './model-store';
 
 /** One model: a float32 tensor in, its first output back. */
@@ -17,55 +17,19 @@ type Reply = { id: number; ok: true; output?: ArrayBuffer; dims?: number[] } | {
  * cores busy). Sessions are created there once per model file and reused for the life of the process.
  */
 class InferenceThread {
-  private worker: Worker | undefined;
-  private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (reply: Reply) => void; reject: (error: Error) => void }>();
-
-  private ensureWorker(): Worker {
-    if (this.worker) return this.worker;
-    const worker = new Worker(path.join(__dirname, 'inference-worker.js'));
-    // Waiting callers keep the process alive; an idle inference thread must not.
-    worker.unref();
-    worker.on('message', (reply: Reply) => {
-      const waiting = this.pending.get(reply.id);
-      this.pending.delete(reply.id);
-      waiting?.resolve(reply);
-    });
-    worker.on('error', (error) => this.failAll(error));
-    worker.on('exit', (code) => {
-      if (this.worker === worker) this.failAll(new Error(`inference thread exited with code ${code}`));
-    });
-    this.worker = worker;
-    return worker;
-  }
-
-  private failAll(error: Error): void {
-    this.worker = undefined;
-    for (const waiting of this.pending.values()) waiting.reject(error);
-    this.pending.clear();
-  }
+  private readonly thread = new RequestThread<Reply>(path.join(__dirname, 'inference-worker.js'), 'inference thread');
 
   /** Ends the thread (its sessions go with it); the next call starts a new one. */
-  async close(): Promise<void> {
-    const worker = this.worker;
-    this.worker = undefined;
-    if (worker) await worker.terminate();
+  close(): Promise<void> {
+    return this.thread.close();
   }
 
   call(file: string, input?: Float32Array, dims?: readonly number[]): Promise<Reply> {
-    const worker = this.ensureWorker();
-    const id = this.nextId++;
-    return new Promise<Reply>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      if (!input) {
-        worker.postMessage({ id, file });
-        return;
-      }
-      // The input's memory is handed over, not copied; callers build a fresh array per call.
-      const buffer =
-        input.byteOffset === 0 && input.byteLength === input.buffer.byteLength ? input.buffer : input.slice().buffer;
-      worker.postMessage({ id, file, input: buffer, dims: [...dims!] }, [buffer as ArrayBuffer]);
-    });
+    if (!input) return this.thread.request({ file });
+    // The input's memory is handed over, not copied; callers build a fresh array per call.
+    const buffer =
+      input.byteOffset === 0 && input.byteLength === input.buffer.byteLength ? input.buffer : input.slice().buffer;
+    return this.thread.request({ file, input: buffer, dims: [...dims!] }, [buffer as ArrayBuffer]);
   }
 }
 
