@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { parseRoutesManifest, ROUTE_TABLE, type RouteEntry } from '../../packages/mf-shared/src/routes';
-import { collectPageProblems, launchBrowser } from '../support/browser';
+import { collectPageProblems, launchBrowser, waitForReactElement } from '../support/browser';
 import { signInWithDevIdentity, startPlatformProcess, type PlatformProcess } from '../support/platform-process';
 
 // The public site as search engines and visitors get it, against the platform as `npm start` runs it: every route
@@ -144,12 +144,9 @@ describe('with JavaScript off', () => {
   });
 });
 
-/** Resolves once React has hydrated the marketing page's heading (React keeps its fiber on hydrated nodes). */
-async function waitForHydration(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const heading = (globalThis as unknown as PageGlobals).document.querySelector('#pg-app-mfe_marketing h1');
-    return heading !== null && Object.keys(heading).some((key) => key.startsWith('__reactFiber'));
-  });
+/** Resolves once React has hydrated the marketing page's heading. */
+function waitForHydration(page: Page): Promise<void> {
+  return waitForReactElement(page, '#pg-app-mfe_marketing h1');
 }
 
 describe('with JavaScript on', () => {

@@ -9,7 +9,13 @@ import {
   ROUTE_TABLE as STATIC_ROUTES,
   type MfeName,
 } from '../../packages/mf-shared/src/routes';
-import { collectPageProblems, launchBrowser, logRequests, type RequestLog } from '../support/browser';
+import {
+  collectPageProblems,
+  launchBrowser,
+  logRequests,
+  waitForReactElement,
+  type RequestLog,
+} from '../support/browser';
 import { readStoppedPlatformDatabase } from '../support/platform-database';
 import { repoRoot, startPlatformProcess, type PlatformProcess } from '../support/platform-process';
 
@@ -132,7 +138,8 @@ function renderedApps(): Promise<string[]> {
 
 /** The page is the owning microfrontend's: its heading in its container, its styles, and no other app on screen. */
 async function expectServedBy(owner: MfeName, title: string): Promise<void> {
-  await page.locator(`#pg-app-${owner} h1`).first().waitFor();
+  // Marketing pages are prerendered: their heading is on screen before the remote loads, so wait for React's.
+  await waitForReactElement(page, `#pg-app-${owner} h1`);
   await waitForTitle(pageTitle(title));
   expect(await renderedApps()).toEqual([owner]);
   expect(await page.locator(`style[data-mfe-styles="${owner}"]`).count()).toBeGreaterThan(0);

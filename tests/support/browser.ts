@@ -65,6 +65,22 @@ export function logRequests(page: Page): RequestLog {
   return { all: () => [...urls], mark: () => urls.length, since: (mark) => urls.slice(mark) };
 }
 
+interface ElementGlobals {
+  document: { querySelector(selector: string): object | null };
+}
+
+/**
+ * Resolves once React has rendered or hydrated an element matching `selector`. Prerendered markup (the web origin
+ * paints public pages before any script runs) is on screen earlier, but it is only the app once React owns it:
+ * React keeps its fiber on the nodes it rendered or hydrated.
+ */
+export async function waitForReactElement(page: Page, selector: string): Promise<void> {
+  await page.waitForFunction((css) => {
+    const element = (globalThis as unknown as ElementGlobals).document.querySelector(css);
+    return element !== null && Object.keys(element).some((key) => key.startsWith('__reactFiber'));
+  }, selector);
+}
+
 /** An image as the page shows it: its address and its decoded width (0 when it did not load). */
 export interface ShownImage {
   src: string;

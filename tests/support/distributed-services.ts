@@ -63,13 +63,15 @@ export async function startDistributedServices(amqpUrl: string, prefix: string):
     AUTH_URL: urls.auth,
   };
 
+  // Kept from the moment each process exists: when a test's start-up fails half-way (one of several processes
+  // started side by side exits), `stop` must still end the others, or they keep the test run from exiting.
   const running = new Set<ServiceProcess>();
-  const start = async (options: Parameters<typeof startServiceProcess>[0]) => {
-    const started = await startServiceProcess(options);
-    running.add(started);
-    started.child.once('exit', () => running.delete(started));
-    return started;
+  const keep = (service: ServiceProcess) => {
+    running.add(service);
+    service.child.once('exit', () => running.delete(service));
   };
+  const start = (options: Parameters<typeof startServiceProcess>[0]) =>
+    startServiceProcess({ ...options, onSpawned: keep });
   return {
     urls,
     mongo,

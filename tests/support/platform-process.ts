@@ -72,7 +72,7 @@ async function startOnFreePorts(options: {
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
-  await new Promise<void>((resolve, reject) => {
+  const ready = new Promise<void>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`platform did not start in time:\n${output}`)),
       options.startTimeoutMs ?? 60_000,
@@ -89,6 +89,14 @@ async function startOnFreePorts(options: {
       reject(new Error(`platform exited with ${code} before it was ready:\n${output}`));
     });
   });
+  try {
+    await ready;
+  } catch (error) {
+    // A launcher that never became ready must not outlive the test: it would keep the test run from exiting.
+    child.kill('SIGKILL');
+    await exited;
+    throw error;
+  }
 
   return {
     webUrl: `http://localhost:${webPort}`,

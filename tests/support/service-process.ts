@@ -26,6 +26,8 @@ export async function startServiceProcess(options: {
   readyUrl?: string;
   readyLine?: string;
   startTimeoutMs?: number;
+  /** Called as soon as the process exists, before it is ready, so a caller can stop it even while it starts. */
+  onSpawned?: (service: ServiceProcess) => void;
 }): Promise<ServiceProcess> {
   const script = path.join(repoRoot, options.script);
   if (!existsSync(script)) throw new Error(`${script} is missing: run \`npm run build\` first (npm test does).`);
@@ -48,6 +50,7 @@ export async function startServiceProcess(options: {
       await exited;
     },
   };
+  options.onSpawned?.(service);
 
   const isReady = async (): Promise<boolean> => {
     if (!running()) throw new Error(`${options.name} exited (${child.exitCode ?? child.signalCode}):\n${output}`);

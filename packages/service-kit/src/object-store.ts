@@ -115,8 +115,9 @@ export function createObjectStore(options: ObjectStoreOptions): ObjectStore {
       try {
         await client.makeBucket(bucket, region);
       } catch (error) {
-        // Another instance created it between our check and our request.
-        if ((error as { code?: unknown }).code !== 'BucketAlreadyOwnedByYou') throw error;
+        // Another instance may have created it between our check and our request. Servers name that answer
+        // differently (MinIO: BucketAlreadyOwnedByYou, s3rver: BucketAlreadyExists), so ask again instead.
+        if (!(await client.bucketExists(bucket))) throw error;
       }
     },
 

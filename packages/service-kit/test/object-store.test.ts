@@ -41,6 +41,13 @@ describe('createObjectStore (against the embedded S3 server)', () => {
     await expect(other.ping()).rejects.toThrow('bucket never-created does not exist');
   });
 
+  it('ensureBucket succeeds for every instance that starts at the same time', async () => {
+    // Services start side by side in distributed mode; all of them find the bucket missing and try to create it.
+    const instances = Array.from({ length: 6 }, () => createObjectStore({ ...s3, bucket: 'created-together' }));
+    await expect(Promise.all(instances.map((instance) => instance.ensureBucket()))).resolves.toHaveLength(6);
+    await expect(instances[0]!.ping()).resolves.toBeUndefined();
+  });
+
   it('puts buffers and streams, stats and reads them back', async () => {
     await store.putObject('users/u1/a.json', Buffer.from('{"a":1}'), {
       contentType: 'application/json',
