@@ -6,6 +6,7 @@ import path from 'node:path';
 import { startDistributedPlatform } from '../support/distributed-platform';
 import { repoRoot, signInWithDevIdentity, type PlatformProcess } from '../support/platform-process';
 import { pollUntil } from '../support/poll';
+import { withRabbitMq } from '../support/rabbitmq';
 
 // `npm run start:distributed` (scripts/distributed/start.mjs): every compose service as its own process from its
 // build, on real RabbitMQ and the embedded MongoDB and S3 processes. One creation goes through the gateway, and
@@ -14,7 +15,6 @@ import { pollUntil } from '../support/poll';
 // Starting 13 processes takes a minute on an idle machine, several on a loaded one.
 jest.setTimeout(900_000);
 
-const AMQP_URL = process.env.AMQP_URL;
 const PHOTO = path.resolve(repoRoot, '../shared/photos/test/electronics/headphones-black.jpg');
 const SIGNUP_CREDITS = 10;
 
@@ -73,9 +73,7 @@ async function startTraceReceiver(): Promise<{ url: string; spans: ReceivedSpan[
   };
 }
 
-if (!AMQP_URL) {
-  test.skip('start:distributed needs RabbitMQ: set AMQP_URL (CI does) to run it', () => undefined);
-} else {
+withRabbitMq('start:distributed', (AMQP_URL) => {
   describe('npm run start:distributed', () => {
     let dir: string;
     let receiver: Awaited<ReturnType<typeof startTraceReceiver>>;
@@ -197,4 +195,4 @@ if (!AMQP_URL) {
       expect(inTrace().filter((span) => !byId.has(span.parentSpanId))).toEqual([start]);
     });
   });
-}
+});

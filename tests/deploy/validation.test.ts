@@ -48,6 +48,9 @@ const find = (objects: Manifest[], kind: string, name: string): Manifest => {
   if (!object) throw new Error(`${kind}/${name} is not in the rendered overlay`);
   return object;
 };
+/** The first container of a Deployment's or Job's pod template. */
+const firstContainer = (objects: Manifest[], kind: string, name: string) =>
+  (find(objects, kind, name).spec as unknown as PodSpecHolder).template.spec.containers[0]!;
 const asYaml = (objects: Manifest[]) => objects.map((object) => YAML.stringify(object)).join('---\n');
 
 describe('Kubernetes manifests', () => {
@@ -91,8 +94,7 @@ describe('Kubernetes manifests', () => {
 
   test('a writable root filesystem breaks the project rules', () => {
     const objects = renderOverlay('prod');
-    const container = (find(objects, 'Deployment', 'billing').spec as unknown as PodSpecHolder).template.spec
-      .containers[0]!;
+    const container = firstContainer(objects, 'Deployment', 'billing');
     delete container.securityContext.readOnlyRootFilesystem;
     const { status, output } = validate('kubernetes', writeScratch('writable.yaml', asYaml(objects)));
     expect(output).toContain('Deployment/billing container billing: readOnlyRootFilesystem must be true');
@@ -118,8 +120,7 @@ describe('Kubernetes manifests', () => {
 
   test('a migration Job with a writable root filesystem breaks the project rules', () => {
     const objects = renderOverlay('prod');
-    const container = (find(objects, 'Job', 'migrate-auth').spec as unknown as PodSpecHolder).template.spec
-      .containers[0]!;
+    const container = firstContainer(objects, 'Job', 'migrate-auth');
     container.securityContext.readOnlyRootFilesystem = false;
     const { status, output } = validate('kubernetes', writeScratch('writable-job.yaml', asYaml(objects)));
     expect(output).toContain('Job/migrate-auth container migrate-auth: readOnlyRootFilesystem must be true');

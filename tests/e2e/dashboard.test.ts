@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { BrowserContext, Page, Response } from 'playwright-core';
+import type { BrowserContext, Locator, Page, Response } from 'playwright-core';
 import { seriousAccessibilityViolations } from '../support/axe';
 import { collectPageProblems, waitForImages } from '../support/browser';
 import { journey } from '../support/journey';
@@ -286,7 +286,11 @@ step('See Details of the first creation: the original and 5 images, the full-siz
   await page.waitForURL(`${suite.platform.webUrl}/dashboard`);
 });
 
-step('Request Refund of one image: "Refund requested", credits +1 and the log shows it', async () => {
+/**
+ * Opens Request Refund on the first generation (page 2 of Past Creations), picks its second image and types the
+ * reason; answers the dialog, ready to submit.
+ */
+async function fillRefundOfSecondImage(reason: string): Promise<Locator> {
   await openDashboard();
   await pastCreations().getByRole('button', { name: 'Next' }).click();
   await pastCreations().getByText('Page 2 of 2').waitFor();
@@ -294,7 +298,12 @@ step('Request Refund of one image: "Refund requested", credits +1 and the log sh
   await page.getByRole('menuitem', { name: 'Request Refund' }).click();
   const dialog = page.getByRole('dialog', { name: 'Request Refund' });
   await dialog.getByRole('radio').nth(1).check();
-  await dialog.getByLabel('Reason').fill('The handle is cut off');
+  await dialog.getByLabel('Reason').fill(reason);
+  return dialog;
+}
+
+step('Request Refund of one image: "Refund requested", credits +1 and the log shows it', async () => {
+  const dialog = await fillRefundOfSecondImage('The handle is cut off');
   const refunded = apiResponse('POST', '/support/refund');
   await dialog.getByRole('button', { name: 'Submit' }).click();
   const answer = await refunded;
@@ -317,14 +326,7 @@ step('Request Refund of one image: "Refund requested", credits +1 and the log sh
 });
 
 step('a second refund of the same image is refused (409) and gives nothing', async () => {
-  await openDashboard();
-  await pastCreations().getByRole('button', { name: 'Next' }).click();
-  await pastCreations().getByText('Page 2 of 2').waitFor();
-  await pastRows().first().getByRole('button', { name: 'Actions' }).click();
-  await page.getByRole('menuitem', { name: 'Request Refund' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Request Refund' });
-  await dialog.getByRole('radio').nth(1).check();
-  await dialog.getByLabel('Reason').fill('Asking again');
+  const dialog = await fillRefundOfSecondImage('Asking again');
   const refused = apiResponse('POST', '/support/refund');
   await dialog.getByRole('button', { name: 'Submit' }).click();
   expect((await refused).status()).toBe(409);

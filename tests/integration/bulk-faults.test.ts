@@ -10,6 +10,7 @@ import { signInWithDevIdentity } from '../support/platform-process';
 import { pollUntil } from '../support/poll';
 import { plainRequest } from './batch/platform';
 import { batchForm, makeZip } from './batch/zips';
+import { withRabbitMq } from '../support/rabbitmq';
 
 // Issue 10's faults on real RabbitMQ, on the distributed rehearsal (`npm run start:distributed --scale
 // generation-worker=2`: every service, two render workers and the gateway as their own processes with the compose
@@ -20,7 +21,6 @@ import { batchForm, makeZip } from './batch/zips';
 // exactly once, no object twice, and the credits charged equal to the images delivered.
 jest.setTimeout(1_500_000);
 
-const AMQP_URL = process.env.AMQP_URL;
 const PHOTOS = path.resolve(__dirname, '../../../shared/photos/test');
 const PRODUCTS = ['electronics/headphones-black.jpg', 'beauty/perfume-bottle.jpg', 'bags/backpack-red.jpg'];
 const PER_PRODUCT = 2;
@@ -46,9 +46,7 @@ async function closeVhostConnections(vhost: string): Promise<void> {
   throw new Error('rabbitmqctl is needed to close the virtual host connections');
 }
 
-if (!AMQP_URL) {
-  test.skip('the batch fault test needs RabbitMQ: set AMQP_URL (CI does) to run it', () => undefined);
-} else {
+withRabbitMq('the batch fault test', (AMQP_URL) => {
   describe('a batch survives a killed worker and a broker dropping every connection (start:distributed)', () => {
     let dataDir: string;
     let platform: DistributedPlatform;
@@ -153,4 +151,4 @@ if (!AMQP_URL) {
       expect(await credits()).toBe(charged);
     });
   });
-}
+});

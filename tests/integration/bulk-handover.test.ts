@@ -15,6 +15,7 @@ import { pollUntil } from '../support/poll';
 import type { ServiceProcess } from '../support/service-process';
 import { plainRequest } from './batch/platform';
 import { batchForm, makeZip } from './batch/zips';
+import { withRabbitMq } from '../support/rabbitmq';
 
 // Issue 10's hand-over of a batch's products to generation, in distributed mode on the real billing service, real
 // RabbitMQ, the embedded MongoDB and S3 (billing, auth, the generation API, one render worker and the bulk service
@@ -27,7 +28,6 @@ import { batchForm, makeZip } from './batch/zips';
 //   equal the images delivered.
 jest.setTimeout(1_500_000);
 
-const AMQP_URL = process.env.AMQP_URL;
 const PHOTOS = path.resolve(__dirname, '../../../shared/photos/test');
 const SIGNUP_CREDITS = 10;
 const FINISH_TIMEOUT_MS = 900_000;
@@ -55,9 +55,7 @@ interface JobAnswer {
 const photo = (file: string) => readFile(path.join(PHOTOS, file));
 const isFinished = (job: JobAnswer) => job.status === 'completed' || job.status === 'failed';
 
-if (!AMQP_URL) {
-  test.skip('the batch hand-over test needs RabbitMQ: set AMQP_URL (CI does) to run it', () => undefined);
-} else {
+withRabbitMq('the batch hand-over test', (AMQP_URL) => {
   describe('handing a batch over to generation (distributed, real billing, RabbitMQ)', () => {
     let services: DistributedServices;
     let calls: ReturnType<typeof userCalls>;
@@ -283,4 +281,4 @@ if (!AMQP_URL) {
       expect(await calls.creditsLeft()).toBe(SIGNUP_CREDITS - delivered);
     });
   });
-}
+});

@@ -12,6 +12,7 @@ import {
 import { signInWithDevIdentity } from '../support/platform-process';
 import { pollUntil } from '../support/poll';
 import type { ServiceProcess } from '../support/service-process';
+import { withRabbitMq } from '../support/rabbitmq';
 
 // Issue 9 item 2, "no credit without an image or a give-back", in distributed mode on the real billing service,
 // real RabbitMQ, the embedded MongoDB and S3. The generation process (API and in-process render worker) is killed
@@ -23,7 +24,6 @@ import type { ServiceProcess } from '../support/service-process';
 // ledger: every charged credit became an image or a give-back, and the balance is the start minus the images made.
 jest.setTimeout(900_000);
 
-const AMQP_URL = process.env.AMQP_URL;
 const PHOTO = path.resolve(__dirname, '../../../shared/photos/test/electronics/headphones-black.jpg');
 const SIGNUP_CREDITS = 10;
 const FINISH_TIMEOUT_MS = 300_000;
@@ -46,9 +46,7 @@ const isFinished = (status: GenerationStatusAnswer) =>
   (status.status === 'completed' || status.status === 'failed') &&
   status.images.every((image) => image.metadata.fixes_done.every(Boolean));
 
-if (!AMQP_URL) {
-  test.skip('the generation fault test needs RabbitMQ: set AMQP_URL (CI does) to run it', () => undefined);
-} else {
+withRabbitMq('the generation fault test', (AMQP_URL) => {
   describe('the generation process killed at each step of a creation (distributed mode, real billing)', () => {
     let services: DistributedServices;
     let calls: ReturnType<typeof userCalls>;
@@ -237,4 +235,4 @@ if (!AMQP_URL) {
       }
     });
   });
-}
+});

@@ -12,6 +12,7 @@ import { listObjectKeys } from '../support/object-store';
 import { signInWithDevIdentity } from '../support/platform-process';
 import { pollUntil } from '../support/poll';
 import type { ServiceProcess } from '../support/service-process';
+import { withRabbitMq } from '../support/rabbitmq';
 
 // Issue 5's faults, in distributed mode: auth, billing, the generation API (GENERATION_WORKER=off) and a render
 // worker each run as their own process from their build, on real RabbitMQ, the embedded MongoDB and embedded S3.
@@ -20,7 +21,6 @@ import type { ServiceProcess } from '../support/service-process';
 // credit comes back through the real billing service and the error is shown. The tests run in order.
 jest.setTimeout(300_000);
 
-const AMQP_URL = process.env.AMQP_URL;
 const PHOTO = path.resolve(__dirname, '../../../shared/photos/test/electronics/headphones-black.jpg');
 const SIGNUP_CREDITS = 10;
 const IMAGES = 5;
@@ -29,9 +29,7 @@ const GENERATION_TIMEOUT_MS = 180_000;
 const isFinished = (status: GenerationStatusAnswer) => status.status === 'completed' || status.status === 'failed';
 const isFixed = (image: GenerationStatusAnswer['images'][number]) => image.metadata.fixes_done.every(Boolean);
 
-if (!AMQP_URL) {
-  test.skip('the render worker crash test needs RabbitMQ: set AMQP_URL (CI does) to run it', () => undefined);
-} else {
+withRabbitMq('the render worker crash test', (AMQP_URL) => {
   describe('a render worker killed in the middle of a generation (distributed mode, RabbitMQ)', () => {
     let services: DistributedServices;
     let calls: ReturnType<typeof userCalls>;
@@ -180,4 +178,4 @@ if (!AMQP_URL) {
       ]);
     });
   });
-}
+});

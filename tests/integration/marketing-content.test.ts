@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { createWebApp } from '../../packages/devstack/src/web';
 import { repoRoot } from '../support/platform-process';
+import { standaloneWebApp } from '../support/web-origin';
 
 // The marketing team adds a page by adding one content file: after the marketing build, the new route is in the
 // routes manifest the shell reads, in sitemap.xml, and served prerendered with its own meta by the web origin,
@@ -97,17 +97,7 @@ test('a new content file becomes a route, a sitemap entry and a prerendered page
     JSON.stringify({ mfe_marketing: '/mfe/marketing/9.9.9/mf-manifest.json' }),
   );
 
-  const app = createWebApp({
-    shellDistDir: path.join(repoRoot, 'shell', 'dist'),
-    webRoot,
-    runtimeConfig: {
-      apiBaseUrl: 'http://127.0.0.1:1',
-      googleClientId: '',
-      productName: 'ProductGen',
-      devIdentityProvider: true,
-      trackingScripts: {},
-    },
-  });
+  const app = standaloneWebApp(webRoot);
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -4,9 +4,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { createWebApp, findMicrofrontendBuilds, publishMicrofrontend } from '../../packages/devstack/src/web';
+import { findMicrofrontendBuilds, publishMicrofrontend } from '../../packages/devstack/src/web';
 import { launchBrowser } from '../support/browser';
 import { repoRoot } from '../support/platform-process';
+import { standaloneWebApp } from '../support/web-origin';
 
 // The layout's analytics and pixel scripts (SPEC §2) in Chromium: with none configured in the runtime config the
 // page requests none; with them configured each one is added as an async script once the prerendered landing page
@@ -38,19 +39,7 @@ async function listen(handler: http.RequestListener): Promise<string> {
 
 /** The platform's web origin with the given tracking scripts in its runtime config (the API is not needed here). */
 function webOrigin(trackingScripts: Record<string, string>): Promise<string> {
-  return listen(
-    createWebApp({
-      shellDistDir: path.join(repoRoot, 'shell', 'dist'),
-      webRoot,
-      runtimeConfig: {
-        apiBaseUrl: 'http://127.0.0.1:1',
-        googleClientId: '',
-        productName: 'ProductGen',
-        devIdentityProvider: true,
-        trackingScripts,
-      },
-    }),
-  );
+  return listen(standaloneWebApp(webRoot, trackingScripts));
 }
 
 /** Opens the landing page and waits until the shell has started (its top bar rendered) and the page has loaded. */

@@ -51,3 +51,13 @@ export async function createThrowawayVhost(amqpUrl: string, prefix: string): Pro
   url.pathname = `/${encodeURIComponent(name)}`;
   return { url: url.toString(), name, remove: () => rabbitmqctl(['delete_vhost', name]) };
 }
+
+/**
+ * Declares tests that need a real RabbitMQ: they get the broker at AMQP_URL (CI sets it, `.ci/run` starts one);
+ * without it, one skipped test says what is missing.
+ */
+export function withRabbitMq(what: string, declare: (amqpUrl: string) => void): void {
+  const amqpUrl = process.env.AMQP_URL;
+  if (!amqpUrl) test.skip(`${what} needs RabbitMQ: set AMQP_URL (CI does) to run it`, () => undefined);
+  else declare(amqpUrl);
+}

@@ -202,6 +202,16 @@ export async function call<T = Record<string, unknown>>(
   return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T, headers: response.headers };
 }
 
+/** POST /payments/create-checkout-session as the gateway sends it for a signed-in buyer of `packageId`. */
+export function createCheckout(
+  service: TestService,
+  userId: string,
+  packageId: number,
+  headers?: Record<string, string>,
+): Promise<JsonAnswer<{ sessionId: string; url: string }>> {
+  return call(service, 'POST', '/payments/create-checkout-session', { userId, body: { package: packageId }, headers });
+}
+
 export async function balanceOf(service: TestService, userId: string): Promise<number> {
   return (await service.service.billingOf(userId)).credits;
 }

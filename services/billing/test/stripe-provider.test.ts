@@ -1,6 +1,15 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MongoFixture, balanceOf, call, newUserId, startTestService, topUp, type TestService } from './helpers';
+import {
+  MongoFixture,
+  balanceOf,
+  call,
+  createCheckout,
+  newUserId,
+  startTestService,
+  topUp,
+  type TestService,
+} from './helpers';
 
 jest.setTimeout(120_000);
 
@@ -86,15 +95,7 @@ describe('Stripe provider', () => {
   it('sends the exact checkout session request Stripe expects', async () => {
     expect(billing.service.provider).toBe('stripe');
     const userId = newUserId();
-    const created = await call<{ sessionId: string; url: string }>(
-      billing,
-      'POST',
-      '/payments/create-checkout-session',
-      {
-        userId,
-        body: { package: 2 },
-      },
-    );
+    const created = await createCheckout(billing, userId, 2);
     expect(created.status).toBe(200);
     expect(created.body).toEqual({
       sessionId: 'cs_test_fake_1',
@@ -125,10 +126,7 @@ describe('Stripe provider', () => {
   it('check-success asks Stripe about a pending session and credits it once when paid', async () => {
     const userId = newUserId();
     stripe.paymentStatus = 'unpaid';
-    const created = await call<{ sessionId: string }>(billing, 'POST', '/payments/create-checkout-session', {
-      userId,
-      body: { package: 2 },
-    });
+    const created = await createCheckout(billing, userId, 2);
     const { sessionId } = created.body;
     expect(sessionId).toBe('cs_test_fake_2');
     expect((await call(billing, 'POST', '/payments/check-success', { userId, body: {} })).body).toEqual({

@@ -5,6 +5,7 @@ import {
   MongoFixture,
   balanceOf,
   call,
+  createCheckout,
   collectMessages,
   entriesOf,
   newUserId,
@@ -55,10 +56,7 @@ function sign(payload: string, signedAt = billing.clock.now()): string {
 /** A user and a pending checkout session of theirs for a package. */
 async function pendingCheckout(packageId: 1 | 2 | 3 = 2): Promise<{ userId: string; sessionId: string }> {
   const userId = newUserId();
-  const created = await call<{ sessionId: string; url: string }>(billing, 'POST', '/payments/create-checkout-session', {
-    userId,
-    body: { package: packageId },
-  });
+  const created = await createCheckout(billing, userId, packageId);
   expect(created.status).toBe(200);
   return { userId, sessionId: created.body.sessionId };
 }
@@ -66,15 +64,7 @@ async function pendingCheckout(packageId: 1 | 2 | 3 = 2): Promise<{ userId: stri
 describe('POST /payments/create-checkout-session', () => {
   it('makes a session for a paid package, with absolute web-origin URLs, and a pending payment record', async () => {
     const userId = newUserId();
-    const created = await call<{ sessionId: string; url: string }>(
-      billing,
-      'POST',
-      '/payments/create-checkout-session',
-      {
-        userId,
-        body: { package: 3 },
-      },
-    );
+    const created = await createCheckout(billing, userId, 3);
     expect(created.status).toBe(200);
     expect(created.body.url).toBe(`http://localhost:8080/dev-checkout/${created.body.sessionId}`);
     const stored = await billing.connection
@@ -101,21 +91,12 @@ describe('POST /payments/create-checkout-session', () => {
 
   it('returns the buyer to the web origin the gateway vouched for, whatever host it was opened at', async () => {
     const userId = newUserId();
-    const created = await call<{ sessionId: string; url: string }>(
-      billing,
-      'POST',
-      '/payments/create-checkout-session',
-      {
-        userId,
-        body: { package: 1 },
-        // As the gateway sends them for a buyer who opened http://127.0.0.1:3000 (API at 127.0.0.1:8080).
-        headers: {
-          'X-Web-Origin': 'http://127.0.0.1:3000',
-          'X-Forwarded-Proto': 'http',
-          'X-Forwarded-Host': '127.0.0.1:8080',
-        },
-      },
-    );
+    // As the gateway sends them for a buyer who opened http://127.0.0.1:3000 (API at 127.0.0.1:8080).
+    const created = await createCheckout(billing, userId, 1, {
+      'X-Web-Origin': 'http://127.0.0.1:3000',
+      'X-Forwarded-Proto': 'http',
+      'X-Forwarded-Host': '127.0.0.1:8080',
+    });
     expect(created.status).toBe(200);
     const { sessionId } = created.body;
     expect(created.body.url).toBe(`http://127.0.0.1:8080/dev-checkout/${sessionId}`);
