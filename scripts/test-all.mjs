@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The README's test command: every suite (jest projects; later the Playwright e2e run), then one summary line
 // `N passed, N failed` over all of them, which CI reads. Exits non-zero when anything failed.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,13 +12,46 @@ let passed = 0;
 let failed = 0;
 let ok = true;
 
-function runJest() {
-  const outputFile = join(outDir, 'jest.json');
-  const result = spawnSync(
+/** How long jest may take to exit once it has written its results before the run counts as hanging. */
+const EXIT_GRACE_MS = 60_000;
+
+/**
+ * Runs jest and resolves with its exit status. Jest writes its results just before it exits; one still running a
+ * minute later is held open by something a test left behind (a process, a socket, a timer). On 2 cores jest runs
+ * every suite inside its own process (in band), so such a leak would hang CI until its time limit: the run is
+ * ended instead and the leak counts as a failure.
+ */
+function spawnJest(outputFile) {
+  const child = spawn(
     process.execPath,
     ['node_modules/jest/bin/jest.js', '--json', `--outputFile=${outputFile}`, ...extraArgs],
     { stdio: 'inherit', env: process.env },
   );
+  let resultsWritten = false;
+  const watch = setInterval(() => {
+    if (resultsWritten || !existsSync(outputFile)) return;
+    resultsWritten = true;
+    setTimeout(() => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      console.error(`jest did not exit ${EXIT_GRACE_MS / 1000} s after its results: a test left something open`);
+      child.kill('SIGKILL');
+    }, EXIT_GRACE_MS).unref();
+  }, 1000);
+  return new Promise((resolve) => {
+    child.once('exit', (status, signal) => {
+      clearInterval(watch);
+      resolve({ status, hung: signal === 'SIGKILL' });
+    });
+  });
+}
+
+async function runJest() {
+  const outputFile = join(outDir, 'jest.json');
+  const result = await spawnJest(outputFile);
+  if (result.hung) {
+    failed += 1;
+    ok = false;
+  }
   if (!existsSync(outputFile)) {
     console.error('jest wrote no results (exit code %s)', result.status);
     failed += 1;
@@ -43,7 +76,7 @@ if (!process.env.SKIP_BUILD) {
   }
 }
 
-runJest();
+await runJest();
 
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(ok && failed === 0 ? 0 : 1);
