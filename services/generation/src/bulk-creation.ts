@@ -65,7 +65,7 @@ export class BulkCreation {
         error: error.message,
       };
     }
-    const guess = await classifyProduct(this.deps.runtime.classifier, this.deps.runtime.labels, image.buffer);
+    const guess = await classifyProduct(this.deps.runtime, image.buffer);
     const category = isCategoryId(guess.category) ? guess.category : OTHER_CATEGORY;
 
     // With presets, only those made for this product's category apply (SPEC §5); none fitting skips the product.

@@ -72,7 +72,7 @@ export class CreationFlow {
    */
   async analyze(userId: string, bytes: Buffer): Promise<AnalysisResult> {
     const image = await normalizeUpload(bytes, this.deps.uploadLimits);
-    const guess = await classifyProduct(this.deps.runtime.classifier, this.deps.runtime.labels, image.buffer);
+    const guess = await classifyProduct(this.deps.runtime, image.buffer);
     const uuid = randomUUID();
     const originalKey = objectKeys.original(uuid, image.extension);
     await this.deps.objectStore.putObject(originalKey, image.buffer, { contentType: image.contentType });

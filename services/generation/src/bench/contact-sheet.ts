@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   const tiles: sharp.OverlayOptions[] = [];
   for (const [row, file] of files.entries()) {
     const bytes = await readFile(file);
-    const guess = await classifyProduct(runtime.classifier, runtime.labels, bytes);
+    const guess = await classifyProduct(runtime, bytes);
     const product = await studio.prepare(bytes);
     tiles.push({ input: await sharp(bytes).resize(TILE, TILE, { fit: 'cover' }).toBuffer(), left: 0, top: row * TILE });
     for (const recipe of showcaseRecipes(guess.category, hash32(file))) {

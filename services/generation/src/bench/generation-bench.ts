@@ -91,7 +91,7 @@ async function main(): Promise<void> {
   async function renderGeneration(file: string, count: number, times?: StageTimes): Promise<void> {
     const bytes = await readFile(file);
     const started = performance.now();
-    const guess = await classifyProduct(runtime.classifier, runtime.labels, bytes);
+    const guess = await classifyProduct(runtime, bytes);
     if (times) times.analyse = (times.analyse ?? 0) + performance.now() - started;
     const product = await studio.prepare(bytes, times);
     const upscaling = studio.upscale(product, times);

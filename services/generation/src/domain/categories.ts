@@ -479,4 +479,16 @@ export const productNameOverrides: Record<string, string> = {
   'hot pot': 'hot pot',
   'beer glass': 'glass',
   'Band-Aid': 'bandage',
+  // Classes a product photo lands on for a look-alike: the generic name that is right for what sellers photograph
+  // (knitwear reads as chain mail, a full dress as a hoop skirt) rather than a specific one that is usually wrong.
+  'chain mail': 'knitwear',
+  wool: 'knitwear',
+  'hoop skirt': 'dress',
+  'bulletproof vest': 'vest',
+  'cowboy boot': 'boot',
+  perfume: 'perfume bottle',
+  'punching bag': 'boxing gear',
+  cauldron: 'cooking pot',
+  coffeemaker: 'coffee maker',
+  envelope: 'product',
 };

@@ -1,24 +1,50 @@
 import sharp from 'sharp';
 import { buildClassCategories, guessProduct, softmax, type ProductGuess } from '../domain/analysis';
 import type { CategoryId } from '../domain/categories';
-import type { InferenceModel } from '../models/runtime';
+import { decodeRgb } from '../imaging/decode';
+import type { ModelRuntime } from '../models/runtime';
+import type { ProductCutout } from './cutout';
+import { cutOutProduct } from './product';
 
 const SIZE = 224;
 const MEAN = [0.485, 0.456, 0.406] as const;
 const STD = [0.229, 0.224, 0.225] as const;
+/** Long side the photo is cut out at for naming: enough for a clean silhouette at the classifier's 224 px. */
+const ANALYSIS_SIDE = 1024;
+/** White space around the product on the classifier's square, as a share of the product's long side. */
+const MARGIN = 0.075;
 
 const classCategoryCache = new WeakMap<readonly string[], (CategoryId | undefined)[]>();
 
-/** MobileNetV2 on the photo (shorter side 256, centre 224), mapped to a product name and category. */
-export async function classifyProduct(
-  model: InferenceModel,
-  labels: readonly string[],
-  image: Buffer,
-): Promise<ProductGuess> {
-  const pixels = await sharp(image, { failOn: 'none' })
-    .rotate()
-    .resize(256, 256, { fit: 'outside', kernel: 'lanczos3' })
-    .resize(SIZE, SIZE, { fit: 'cover', position: 'centre' })
+/** The cut-out alone on white, centred on a square with a margin: what the product is, without its scene. */
+function productOnWhite(cutout: ProductCutout): sharp.Sharp {
+  const { box } = cutout;
+  const width = Math.max(1, Math.round(box.right - box.left));
+  const height = Math.max(1, Math.round(box.bottom - box.top));
+  const side = Math.round(Math.max(width, height) * (1 + 2 * MARGIN));
+  const padX = side - width;
+  const padY = side - height;
+  return sharp(cutout.rgba, { raw: { width: cutout.width, height: cutout.height, channels: 4 } })
+    .extract({ left: Math.round(box.left), top: Math.round(box.top), width, height })
+    .extend({
+      left: Math.floor(padX / 2),
+      right: Math.ceil(padX / 2),
+      top: Math.floor(padY / 2),
+      bottom: Math.ceil(padY / 2),
+      background: { r: 255, g: 255, b: 255, alpha: 0 },
+    });
+}
+
+/** The whole photo as the classifier was trained on it: shorter side 256, centre 224. */
+function wholePhoto(image: Buffer): sharp.Sharp {
+  return sharp(image, { failOn: 'none' }).rotate().resize(256, 256, { fit: 'outside', kernel: 'lanczos3' });
+}
+
+async function classifierInput(view: sharp.Sharp): Promise<Float32Array> {
+  // The view is materialised first: within one sharp pipeline an extend or a second resize would follow this resize.
+  const { data, info } = await view.raw().toBuffer({ resolveWithObject: true });
+  const pixels = await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } })
+    .resize(SIZE, SIZE, { fit: 'cover', position: 'centre', kernel: 'lanczos3' })
     .flatten({ background: '#ffffff' })
     .removeAlpha()
     .toColourspace('srgb')
@@ -29,11 +55,22 @@ export async function classifyProduct(
   for (let k = 0; k < plane; k += 1) {
     for (let c = 0; c < 3; c += 1) input[c * plane + k] = (pixels[k * 3 + c]! / 255 - MEAN[c]!) / STD[c]!;
   }
-  const { data: logits } = await model.run(input, [1, 3, SIZE, SIZE]);
-  let classCategories = classCategoryCache.get(labels);
+  return input;
+}
+
+/**
+ * Names the product and its category. MobileNetV2 sees the cut-out product on white rather than the scene, so the
+ * table, the grass or a print on the product's surroundings do not name it; when the segmenter finds nothing, it
+ * sees the whole photo.
+ */
+export async function classifyProduct(runtime: ModelRuntime, image: Buffer): Promise<ProductGuess> {
+  const cutout = await cutOutProduct(runtime.segmentation, await decodeRgb(image, ANALYSIS_SIDE));
+  const view = cutout.segmented ? productOnWhite(cutout) : wholePhoto(image);
+  const { data: logits } = await runtime.classifier.run(await classifierInput(view), [1, 3, SIZE, SIZE]);
+  let classCategories = classCategoryCache.get(runtime.labels);
   if (!classCategories) {
-    classCategories = buildClassCategories(labels);
-    classCategoryCache.set(labels, classCategories);
+    classCategories = buildClassCategories(runtime.labels);
+    classCategoryCache.set(runtime.labels, classCategories);
   }
-  return guessProduct(softmax(logits), labels, classCategories);
+  return guessProduct(softmax(logits), runtime.labels, classCategories);
 }
