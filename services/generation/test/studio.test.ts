@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import type { CategoryId } from '../src/domain/categories';
+import { categories, type CategoryId } from '../src/domain/categories';
 import { hash32 } from '../src/domain/random';
-import { planVariations, showcaseRecipes, type StyleRecipe } from '../src/domain/styles';
+import { looks, planVariations, showcaseRecipes, type StyleRecipe } from '../src/domain/styles';
 import { decodeRgb } from '../src/imaging/decode';
 import { watermarkOverlay } from '../src/imaging/finish';
 import { checkMarketplaceWhite } from '../src/imaging/marketplace';
@@ -90,6 +90,47 @@ describe('studio pipeline', () => {
         expect(totalDifference / compared).toBeLessThan(1);
         expect(worst).toBeLessThanOrEqual(3);
       }
+    },
+    120_000,
+  );
+
+  /** One recipe of every look standing on a surface (every look but marketplace white, which centres the product). */
+  function recipePerStandingLook(): StyleRecipe[] {
+    const byLook = new Map<string, StyleRecipe>();
+    for (const category of categories) {
+      for (const recipe of showcaseRecipes(category.id, hash32('grounding'))) {
+        if (recipe.look !== 'marketplace-white' && !byLook.has(recipe.look)) byLook.set(recipe.look, recipe);
+      }
+    }
+    return [...byLook.values()];
+  }
+
+  test.each(PHOTOS)(
+    '%s stands on the surface in every look: its lowest opaque row touches the base line',
+    async (file) => {
+      const { cutout } = products.get(file)!;
+      const recipes = recipePerStandingLook();
+      expect(recipes.map((recipe) => recipe.look).sort()).toEqual(
+        looks.filter((look) => look !== 'marketplace-white').sort(),
+      );
+      const gaps: Record<string, number> = {};
+      for (const recipe of recipes) {
+        const { rendered } = await studio.renderBase(cutout, await studio.backdrop(cutout, recipe));
+        const { coverage, width, height, layout } = rendered;
+        let lowest = -1;
+        for (let y = height - 1; y >= 0 && lowest < 0; y -= 1) {
+          for (let x = 0; x < width; x += 1) {
+            if (coverage[y * width + x]! >= 128) {
+              lowest = y;
+              break;
+            }
+          }
+        }
+        // Rows of air between the product's lowest opaque row and the line the look's surface meets it on.
+        gaps[recipe.look] = layout.base - 1 - lowest;
+      }
+      process.stdout.write(`${file} gaps: ${JSON.stringify(gaps)}\n`);
+      for (const gap of Object.values(gaps)) expect(Math.abs(gap)).toBeLessThanOrEqual(1);
     },
     120_000,
   );
