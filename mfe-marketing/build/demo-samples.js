@@ -2,7 +2,7 @@
 // The landing page's demo samples (SPEC §1: guitar, pot, shoes, mug, paper bag) and their results are real outputs
 // of the studio engine (services/generation), made here at build from the licensed photos in ../shared/photos/demo.
 // Rendering runs the segmentation model, so the results are kept in .demo-cache/ (git-ignored) under a key of the
-// photo, the engine build and this file; a later build copies them. Writes dist/demo/*.webp and
+// photo, the engine build (every compiled file) and this file; a later build copies them. Writes dist/demo/*.webp and
 // dist/demo/samples.json, which the site build (src/site/build-site.tsx) puts into the routes manifest.
 
 const crypto = require('node:crypto');
@@ -38,13 +38,21 @@ function sha(...parts) {
   return hash.digest('hex').slice(0, 16);
 }
 
+/** Every compiled file of the engine, in a fixed order: naming, layout and rendering all decide the results. */
+function engineFiles() {
+  return fs
+    .readdirSync(generationDist, { recursive: true })
+    .filter((name) => name.endsWith('.js'))
+    .sort()
+    .map((name) => fs.readFileSync(path.join(generationDist, name)));
+}
+
 function requireEngine() {
   const studio = path.join(generationDist, 'pipeline', 'studio.js');
   if (!fs.existsSync(studio)) {
     throw new Error('The studio engine is not built: run `npm run build -w @productgen/generation-service` first.');
   }
   return {
-    studioFile: studio,
     ...require(path.join(generationDist, 'pipeline', 'studio.js')),
     ...require(path.join(generationDist, 'pipeline', 'classify.js')),
     ...require(path.join(generationDist, 'models', 'model-store.js')),
@@ -58,7 +66,7 @@ function requireEngine() {
 /** Renders the slot's results with the engine into `dir` (only when the cache has no copy for this key). */
 async function renderResults(engine, runtime, photo, dir) {
   const sharp = require('sharp');
-  const guess = await engine.classifyProduct(runtime.classifier, runtime.labels, photo);
+  const guess = await engine.classifyProduct(runtime, photo);
   const studio = new engine.StudioRenderer(runtime, { outputSize: 2048, previewSize: PHOTO_SIZE, watermarkText: '' });
   const product = await studio.prepare(photo);
   const recipes = engine.showcaseRecipes(guess.category, engine.hash32(dir)).slice(0, RESULTS_PER_SAMPLE);
@@ -84,7 +92,7 @@ async function main() {
   const sharp = require('sharp');
   const manifest = JSON.parse(fs.readFileSync(path.join(photosDir, 'manifest.json'), 'utf8'));
   const engine = requireEngine();
-  const engineKey = sha(fs.readFileSync(engine.studioFile), fs.readFileSync(__filename));
+  const engineKey = sha(...engineFiles(), fs.readFileSync(__filename));
   let runtime = null;
   fs.mkdirSync(outDir, { recursive: true });
   const samples = [];
