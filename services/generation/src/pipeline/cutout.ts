@@ -3,7 +3,7 @@
  */
 import type { RgbImage } from '../imaging/decode';
 import { estimateForeground, guidedFilter, removeIslands, tightenMatte } from '../imaging/matte';
-import { boundsAbove, resizeBilinear, type FloatPlane } from '../imaging/raster';
+import { boundsAbove, plane, resizeBilinear, type FloatPlane } from '../imaging/raster';
 
 export interface Box {
   left: number;
@@ -88,42 +88,94 @@ function wholePhoto(image: RgbImage): ProductCutout {
   };
 }
 
-/** The matte refinement of `cutOutProduct` from the segmenter's coarse map (pixel thread). */
-export function refineCutout(image: RgbImage, coarseMap: FloatPlane): ProductCutout {
+/**
+ * The product's matte over the whole decoded photo (alpha 0..1, the photo's size) and how far it can be trusted.
+ * `confidence` (0..1) is high when the segmenter's map is decisive (few values between background and product) and
+ * the product is one or a few solid regions; the create screen opens the seller's brush when it is low.
+ */
+export interface ProductMatte {
+  alpha: FloatPlane;
+  confidence: number;
+}
+
+/** Share of the coarse map that is decisive (clearly product or clearly background). */
+function decisiveShare(coarse: FloatPlane): number {
+  let decisive = 0;
+  for (const value of coarse.data) if (value < 0.1 || value > 0.9) decisive += 1;
+  return decisive / coarse.data.length;
+}
+
+/**
+ * The matte from the segmenter's coarse map: specks removed, the map upsampled and snapped to the photo's edges
+ * (guided filter) inside the product's region, faint haze cleared. Undefined when nothing was found.
+ */
+export function productMatte(image: RgbImage, coarseMap: FloatPlane): ProductMatte | undefined {
   const coarse = removeIslands(coarseMap);
   const coarseBox = boundsAbove(coarse.data, coarse.width, coarse.height, 0.5);
   let area = 0;
   for (const value of coarse.data) if (value > 0.5) area += 1;
-  if (!coarseBox || area < MIN_PRODUCT_AREA * coarse.data.length) return wholePhoto(image);
+  if (!coarseBox || area < MIN_PRODUCT_AREA * coarse.data.length) return undefined;
 
   const sx = image.width / coarse.width;
   const sy = image.height / coarse.height;
-  const longSide = Math.max(image.width, image.height);
-  const radius = Math.max(2, Math.round(longSide / 320));
+  const radius = guideRadius(image);
   const softBox = boundsAbove(coarse.data, coarse.width, coarse.height, 0.05) ?? coarseBox;
   const crop = expand(
     { left: softBox.left * sx, top: softBox.top * sy, right: softBox.right * sx, bottom: softBox.bottom * sy },
-    Math.round(longSide * 0.02) + radius * 2,
+    edgeMargin(image),
     image.width,
     image.height,
   );
   const full = resizeBilinear(coarse, image.width, image.height);
-  const guided = guidedFilter(luminancePlane(image, crop), cropPlane(full, crop), radius, 4e-4);
-  const alpha = tightenMatte(guided);
-  const rgb = estimateForeground(cropRgb(image, crop), alpha);
+  const cropped = tightenMatte(guidedFilter(luminancePlane(image, crop), cropPlane(full, crop), radius, 4e-4));
+  const alpha = plane(image.width, image.height);
+  for (let y = 0; y < crop.height; y += 1) {
+    alpha.data.set(
+      cropped.data.subarray(y * crop.width, (y + 1) * crop.width),
+      (crop.top + y) * image.width + crop.left,
+    );
+  }
+  return { alpha, confidence: decisiveShare(coarse) };
+}
 
-  const tight = boundsAbove(alpha.data, crop.width, crop.height, 0.5);
-  if (!tight) return wholePhoto(image);
+/** Margin around the product's region in which its edges are refined. */
+function edgeMargin(image: RgbImage): number {
+  return Math.round(Math.max(image.width, image.height) * 0.02) + guideRadius(image) * 2;
+}
+
+/** Radius of the edge work (guided filter, margins) for a photo of this size. */
+function guideRadius(image: RgbImage): number {
+  return Math.max(2, Math.round(Math.max(image.width, image.height) / 320));
+}
+
+/**
+ * The cut-out from a matte over the whole photo (the segmenter's, or the seller's corrected one): the product's
+ * crop with a margin for the soft edge, edge colours freed of the old background, solid pixels unchanged.
+ */
+export function cutoutFromMatte(image: RgbImage, matte: FloatPlane): ProductCutout {
+  const found = boundsAbove(matte.data, matte.width, matte.height, 0.5);
+  if (!found) return wholePhoto(image);
+  const radius = guideRadius(image);
+  // Edge colours are estimated over a wider region than is kept, so the old background around the edge is seen.
+  const region = expand(found, edgeMargin(image), image.width, image.height);
+  const regionAlpha = cropPlane(matte, region);
+  const rgb = estimateForeground(cropRgb(image, region), regionAlpha);
+  const tight = {
+    left: found.left - region.left,
+    top: found.top - region.top,
+    right: found.right - region.left,
+    bottom: found.bottom - region.top,
+  };
   // Keep a margin for the soft edge, drop the rest: less to upscale and to resize later.
-  const keep = expand(tight, Math.max(4, radius * 2), crop.width, crop.height);
+  const keep = expand(tight, Math.max(4, radius * 2), region.width, region.height);
   const rgba = Buffer.alloc(keep.width * keep.height * 4);
   let sum = 0;
   let solid = 0;
   for (let y = 0; y < keep.height; y += 1) {
     for (let x = 0; x < keep.width; x += 1) {
-      const source = (keep.top + y) * crop.width + keep.left + x;
+      const source = (keep.top + y) * region.width + keep.left + x;
       const target = (y * keep.width + x) * 4;
-      const a = alpha.data[source]!;
+      const a = regionAlpha.data[source]!;
       rgba[target] = rgb[source * 3]!;
       rgba[target + 1] = rgb[source * 3 + 1]!;
       rgba[target + 2] = rgb[source * 3 + 2]!;
@@ -144,8 +196,14 @@ export function refineCutout(image: RgbImage, coarseMap: FloatPlane): ProductCut
       right: tight.right - keep.left,
       bottom: tight.bottom - keep.top,
     },
-    crop: { left: crop.left + keep.left, top: crop.top + keep.top, width: keep.width, height: keep.height },
+    crop: { left: region.left + keep.left, top: region.top + keep.top, width: keep.width, height: keep.height },
     segmented: true,
     luminance: solid > 0 ? sum / (255 * solid) : 0.5,
   };
+}
+
+/** The matte refinement of `cutOutProduct` from the segmenter's coarse map (pixel thread). */
+export function refineCutout(image: RgbImage, coarseMap: FloatPlane): ProductCutout {
+  const matte = productMatte(image, coarseMap);
+  return matte ? cutoutFromMatte(image, matte.alpha) : wholePhoto(image);
 }
