@@ -1,8 +1,8 @@
-import { refineCutout } from '../pipeline/cutout';
+import { cutoutFromMatte, refineCutout } from '../pipeline/cutout';
 import { paintScene } from './scene';
 import { packTiles, unpackTile } from './upscale';
 
 /** What the pixel thread runs (pixel-worker.js): pure functions of plain data, nothing that needs the main thread. */
-export const pixelTasks = { paintScene, refineCutout, packTiles, unpackTile };
+export const pixelTasks = { paintScene, refineCutout, cutoutFromMatte, packTiles, unpackTile };
 
 export type PixelTasks = typeof pixelTasks;

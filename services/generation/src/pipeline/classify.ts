@@ -3,8 +3,7 @@ import { buildClassCategories, guessProduct, softmax, type ProductGuess } from '
 import type { CategoryId } from '../domain/categories';
 import { decodeRgb } from '../imaging/decode';
 import type { ModelRuntime } from '../models/runtime';
-import type { ProductCutout } from './cutout';
-import { cutOutProduct } from './product';
+import { cutOutProduct, type ProductCutout, type ProductMatte } from './product';
 
 const SIZE = 224;
 const MEAN = [0.485, 0.456, 0.406] as const;
@@ -58,13 +57,19 @@ async function classifierInput(view: sharp.Sharp): Promise<Float32Array> {
   return input;
 }
 
+/** The product named, and the matte it was cut out by (stored with the generation and used by the renderer). */
+export interface ProductAnalysis extends ProductGuess {
+  /** Over the photo decoded at ANALYSIS_SIDE; undefined when the segmenter found nothing. */
+  matte: ProductMatte | undefined;
+}
+
 /**
  * Names the product and its category. MobileNetV2 sees the cut-out product on white rather than the scene, so the
  * table, the grass or a print on the product's surroundings do not name it; when the segmenter finds nothing, it
  * sees the whole photo.
  */
-export async function classifyProduct(runtime: ModelRuntime, image: Buffer): Promise<ProductGuess> {
-  const cutout = await cutOutProduct(runtime.segmentation, await decodeRgb(image, ANALYSIS_SIDE));
+export async function classifyProduct(runtime: ModelRuntime, image: Buffer): Promise<ProductAnalysis> {
+  const { cutout, matte } = await cutOutProduct(runtime.segmentation, await decodeRgb(image, ANALYSIS_SIDE));
   const view = cutout.segmented ? productOnWhite(cutout) : wholePhoto(image);
   const { data: logits } = await runtime.classifier.run(await classifierInput(view), [1, 3, SIZE, SIZE]);
   let classCategories = classCategoryCache.get(runtime.labels);
@@ -72,5 +77,5 @@ export async function classifyProduct(runtime: ModelRuntime, image: Buffer): Pro
     classCategories = buildClassCategories(runtime.labels);
     classCategoryCache.set(runtime.labels, classCategories);
   }
-  return guessProduct(softmax(logits), runtime.labels, classCategories);
+  return { ...guessProduct(softmax(logits), runtime.labels, classCategories), matte };
 }

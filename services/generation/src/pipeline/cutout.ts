@@ -202,8 +202,14 @@ export function cutoutFromMatte(image: RgbImage, matte: FloatPlane): ProductCuto
   };
 }
 
-/** The matte refinement of `cutOutProduct` from the segmenter's coarse map (pixel thread). */
-export function refineCutout(image: RgbImage, coarseMap: FloatPlane): ProductCutout {
+/**
+ * The matte refinement of `cutOutProduct` from the segmenter's coarse map (pixel thread): the cut-out and the matte
+ * it was made from (undefined when nothing was found), which analysis stores with the generation.
+ */
+export function refineCutout(
+  image: RgbImage,
+  coarseMap: FloatPlane,
+): { cutout: ProductCutout; matte: ProductMatte | undefined } {
   const matte = productMatte(image, coarseMap);
-  return matte ? cutoutFromMatte(image, matte.alpha) : wholePhoto(image);
+  return { cutout: matte ? cutoutFromMatte(image, matte.alpha) : wholePhoto(image), matte };
 }

@@ -4,9 +4,10 @@ import { placeProduct, renderBackdrop, type Backdrop, type ProductSource, type R
 import { decodeRgb } from '../imaging/decode';
 import { applyWatermark, encodeJpeg, sharpenWithAlpha } from '../imaging/finish';
 import { checkMarketplaceWhite } from '../imaging/marketplace';
+import { decodeMattePng } from '../imaging/matte-png';
 import { SCALE, upscale4x } from '../imaging/upscale';
 import type { ModelRuntime } from '../models/runtime';
-import { cutOutProduct, type ProductCutout } from './product';
+import { cutOutProduct, cutOutWithMatte, type ProductCutout } from './product';
 
 export interface StudioOptions {
   /** Long side of the finished images (≥ 2048). */
@@ -54,9 +55,18 @@ export class StudioRenderer {
     private readonly options: StudioOptions,
   ) {}
 
-  async prepare(original: Buffer, times?: StageTimes): Promise<ProductCutout> {
+  /**
+   * The product cut out of the photo, once per generation. With a stored matte (made at analysis or corrected by
+   * the seller, a grayscale PNG) the product is cut by it; without one (older records) it is segmented here.
+   */
+  async prepare(original: Buffer, times?: StageTimes, mattePng?: Buffer): Promise<ProductCutout> {
     const image = await timed(times, 'decode', () => decodeRgb(original, this.options.workSize ?? 1280));
-    return timed(times, 'segment', () => cutOutProduct(this.runtime.segmentation, image));
+    if (mattePng) {
+      return timed(times, 'matte', async () =>
+        cutOutWithMatte(image, await decodeMattePng(mattePng, image.width, image.height)),
+      );
+    }
+    return timed(times, 'segment', async () => (await cutOutProduct(this.runtime.segmentation, image)).cutout);
   }
 
   /** The backdrop of a variation (scene, shadows, reflection) at preview size; the finished image scales it. */
