@@ -205,6 +205,54 @@ export const analysisResultSchema = z.object({
 });
 export type AnalysisResult = z.infer<typeof analysisResultSchema>;
 
+/** The product's name as the seller types it. */
+export const productNameSchema = z
+  .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be text') })
+  .trim()
+  .min(1, { error: 'must not be blank' })
+  .max(limits.productNameMaxLength, { error: `must be at most ${limits.productNameMaxLength} characters` });
+
+/** The seller's corrections of an analysis before Create: the product's name, its category, or both. */
+export const analysisCorrectionSchema = z
+  .object({
+    object: productNameSchema.optional(),
+    category: categoryIdSchema.optional(),
+  })
+  .refine((value) => value.object !== undefined || value.category !== undefined, {
+    error: 'must change the product name, the category or both',
+  });
+export type AnalysisCorrection = z.infer<typeof analysisCorrectionSchema>;
+
+/**
+ * The cut-out of an analysed photo as a mask over the photo (the analysis size, at most 1024 px a side): an 8-bit
+ * grayscale PNG in base64, 255 where the product is kept and 0 where the background is removed.
+ */
+export const cutoutSchema = z.object({
+  generation_uuid: uuidSchema,
+  mask: z.base64(),
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+  /** How far the automatic cut-out can be trusted, 0 to 1. */
+  confidence: z.number().min(0).max(1),
+  /** The automatic cut-out is doubtful: the screen says so and opens the brush. */
+  low_confidence: z.boolean(),
+  /** The seller corrected the mask. */
+  corrected: z.boolean(),
+});
+export type Cutout = z.infer<typeof cutoutSchema>;
+
+/** The seller's corrected mask: a PNG of the stored mask's size (the answer to GET gives it). */
+export const cutoutSaveSchema = z.object({
+  mask: z
+    .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a base64-encoded PNG') })
+    .max(Math.ceil(limits.maxMaskBytes / 3) * 4, {
+      error: `is too large: at most ${limits.maxMaskBytes / 1024} KB`,
+    })
+    .transform((value) => value.replace(dataUrlPrefix, ''))
+    .pipe(z.base64({ error: 'must be a base64-encoded PNG' }).min(1, { error: 'must not be empty' })),
+});
+export type CutoutSave = z.infer<typeof cutoutSaveSchema>;
+
 // ---------------------------------------------------------------------------------------------- generations
 
 export const generationStatusValues = ['pending', 'processing', 'completed', 'failed'] as const;

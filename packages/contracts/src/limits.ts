@@ -35,6 +35,13 @@ export const limits = {
   maxBase64ImageChars: 16 * 1024 * 1024,
   /** 200 resized photos of up to ~1 MB each, with headroom. */
   maxZipBytes: 256 * 1024 * 1024,
+  /** Not given by the SPEC: a product name the seller types on the create screen. */
+  productNameMaxLength: 80,
+  /**
+   * The seller's corrected cut-out mask, a PNG at most 1024 px a side: a painted mask is mostly flat and compresses
+   * to tens of KB; 640 KiB (under 1 MiB as base64) leaves room without letting one request hold much.
+   */
+  maxMaskBytes: 640 * 1024,
   maxUserMetadataKeys: 50,
   tooltipNameMaxLength: 100,
   analyticsEventNameMaxLength: 100,

@@ -74,6 +74,23 @@ export function createGenerationApp(deps: GenerationAppDeps): Express {
     return creation.analyze(userId, Buffer.from(input.body.image, 'base64'));
   });
 
+  // ---- the seller's corrections of an analysis, before Create
+
+  serveRoute(app, routes.getCutout, async (input, req) => {
+    const userId = requireUser(req);
+    return creation.cutout(userId, input.params.generation_uuid);
+  });
+
+  serveRoute(app, routes.saveCutout, async (input, req) => {
+    const userId = requireUser(req);
+    return creation.saveCutout(userId, input.params.generation_uuid, Buffer.from(input.body.mask, 'base64'));
+  });
+
+  serveRoute(app, routes.correctAnalysis, async (input, req) => {
+    const userId = requireUser(req);
+    return creation.correctAnalysis(userId, input.params.generation_uuid, input.body);
+  });
+
   serveRoute(app, routes.imageGen, async (input, req) => {
     const userId = requireUser(req);
     const body = input.body;

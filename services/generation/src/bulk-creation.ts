@@ -82,6 +82,7 @@ export class BulkCreation {
     const brandColors = await creation.brandColors(request.userId);
     const originalKey = objectKeys.original(request.generation_uuid, image.extension);
     await this.deps.objectStore.putObject(originalKey, image.buffer, { contentType: image.contentType });
+    const cutout = await creation.storeAnalysisMatte(request.generation_uuid, guess.matte);
     const variations = planVariations({
       generationUuid: request.generation_uuid,
       category,
@@ -99,6 +100,7 @@ export class BulkCreation {
       originalKey,
       originalContentType: image.contentType,
       originalFilename: request.original_filename,
+      cutout,
       variations,
       watermark: request.watermark,
       brandColors,

@@ -1,26 +1,33 @@
 import { randomUUID } from 'node:crypto';
 import type { MessageBus } from '@productgen/bus';
 import {
+  limits,
   parseMessage,
   topics,
+  type AnalysisCorrection,
   type AnalysisResult,
+  type Cutout,
   type GenerationStarted,
   type ReserveCreditsResponse,
 } from '@productgen/contracts';
+import { sniffImageType } from '@productgen/image-checks';
 import { AppError, type Logger, type ObjectStore } from '@productgen/service-kit';
+import sharp from 'sharp';
 import type { AuthClient } from './clients/auth';
 import type { BillingClient } from './clients/billing';
 import type { CrashPoint } from './crash-point';
 import type { CreationPlan, GenerationRepository } from './data/generation-repository';
-import type { GenerationDocument } from './data/models';
+import type { CutoutDocument, GenerationDocument } from './data/models';
 import type { PresetRepository } from './data/preset-repository';
 import { isCategoryId, OTHER_CATEGORY } from './domain/categories';
-import { objectKeys } from './domain/generation';
+import { cutoutView, objectKeys } from './domain/generation';
 import { NOTHING_CHARGED_MESSAGE } from './domain/sweep';
 import { planVariations, styleRecipeSchema } from './domain/styles';
 import { normalizeUpload, type UploadLimits } from './imaging/decode';
+import { encodeMattePng, grayscalePng } from './imaging/matte-png';
 import type { ModelRuntime } from './models/runtime';
 import { classifyProduct } from './pipeline/classify';
+import type { ProductMatte } from './pipeline/product';
 
 export interface CreationDeps {
   generations: GenerationRepository;
@@ -52,6 +59,37 @@ export interface CreateRequest {
   bulkJobUuid?: string | null;
 }
 
+export const ALREADY_CREATED_MESSAGE =
+  'Images are already being made from this photo, so its cut-out, name and category can no longer change. Upload the photo again to change them.';
+export const NO_CUTOUT_MESSAGE = 'This photo has no cut-out to correct.';
+export const UNKNOWN_CATEGORY_MESSAGE = 'Please choose a category from the list.';
+export const MASK_NOT_PNG_MESSAGE = 'The mask must be a PNG image.';
+export const MASK_UNREADABLE_MESSAGE = 'The mask could not be read: the PNG is damaged or incomplete.';
+
+/** The seller's mask checked (PNG by its magic bytes, size cap, the stored mask's pixel size) and made grayscale. */
+async function sellerMaskPng(bytes: Buffer, stored: CutoutDocument): Promise<Buffer> {
+  if (bytes.length > limits.maxMaskBytes) {
+    throw AppError.payloadTooLarge(`The mask is too large: at most ${limits.maxMaskBytes / 1024} KB.`);
+  }
+  if (sniffImageType(bytes) !== 'png') throw AppError.badRequest(MASK_NOT_PNG_MESSAGE);
+  let size: { width?: number; height?: number };
+  try {
+    size = await sharp(bytes).metadata();
+  } catch {
+    throw AppError.badRequest(MASK_UNREADABLE_MESSAGE);
+  }
+  if (size.width !== stored.width || size.height !== stored.height) {
+    throw AppError.badRequest(
+      `The mask must be ${stored.width}×${stored.height} pixels, the size of the photo's cut-out; this one is ${size.width ?? 0}×${size.height ?? 0}.`,
+    );
+  }
+  try {
+    return await grayscalePng(bytes);
+  } catch {
+    throw AppError.badRequest(MASK_UNREADABLE_MESSAGE);
+  }
+}
+
 /** A 4xx from billing is an answer (nothing was taken); a 5xx, a time-out or no answer leaves the outcome unknown. */
 function isRefusal(error: unknown): boolean {
   return error instanceof AppError && error.status >= 400 && error.status < 500;
@@ -76,6 +114,7 @@ export class CreationFlow {
     const uuid = randomUUID();
     const originalKey = objectKeys.original(uuid, image.extension);
     await this.deps.objectStore.putObject(originalKey, image.buffer, { contentType: image.contentType });
+    const cutout = await this.storeAnalysisMatte(uuid, guess.matte);
     await this.deps.generations.createAnalyzed({
       uuid,
       userId,
@@ -84,12 +123,97 @@ export class CreationFlow {
       originalKey,
       originalContentType: image.contentType,
       originalFilename: null,
+      cutout,
     });
     this.deps.logger.info(
-      { generation: uuid, category: guess.category, object: guess.object, confidence: guess.confidence },
+      {
+        generation: uuid,
+        category: guess.category,
+        object: guess.object,
+        confidence: guess.confidence,
+        cutoutConfidence: cutout?.confidence,
+      },
       'photo analysed',
     );
     return { category: guess.category, object: guess.object, generation_uuid: uuid };
+  }
+
+  /**
+   * Stores the matte analysis cut the product out by, so the renderer cuts by it instead of segmenting again and
+   * the seller can correct it. Null when the segmenter found nothing (the renderer then uses the whole photo).
+   */
+  async storeAnalysisMatte(uuid: string, matte: ProductMatte | undefined): Promise<CutoutDocument | null> {
+    if (!matte) return null;
+    const key = objectKeys.analysisMatte(uuid);
+    await this.deps.objectStore.putObject(key, await encodeMattePng(matte.alpha), { contentType: 'image/png' });
+    return {
+      key,
+      width: matte.alpha.width,
+      height: matte.alpha.height,
+      confidence: Math.min(1, Math.max(0, matte.confidence)),
+      corrected: false,
+    };
+  }
+
+  // ---- the seller's corrections before Create
+
+  /** The analysed photo's cut-out mask, for the seller's brush. */
+  async cutout(userId: string, uuid: string): Promise<Cutout> {
+    const generation = await this.ownedGeneration(uuid, userId);
+    if (!generation.cutout) throw AppError.notFound(NO_CUTOUT_MESSAGE);
+    const stream = await this.deps.objectStore.getObjectStream(generation.cutout.key);
+    return cutoutView(generation, generation.cutout, Buffer.concat(await stream.toArray()));
+  }
+
+  /**
+   * The seller's corrected mask replaces the cut-out for every image of the creation. It must be a PNG of the
+   * stored mask's size; it is stored as grayscale under a key of its own, then recorded only if the photo is still
+   * uncreated (otherwise the stored file is removed again and nothing changed).
+   */
+  async saveCutout(userId: string, uuid: string, bytes: Buffer): Promise<Cutout> {
+    const generation = await this.editableGeneration(uuid, userId);
+    const stored = generation.cutout;
+    if (!stored) throw AppError.notFound(NO_CUTOUT_MESSAGE);
+    const png = await sellerMaskPng(bytes, stored);
+    const key = objectKeys.sellerMask(uuid, randomUUID().slice(0, 8));
+    await this.deps.objectStore.putObject(key, png, { contentType: 'image/png' });
+    const cutout: CutoutDocument = { ...stored, key, corrected: true };
+    const updated = await this.deps.generations.correctAnalysed(uuid, userId, { cutout });
+    if (!updated) {
+      await this.deps.objectStore.remove(key);
+      throw await this.notEditable(uuid, userId);
+    }
+    return cutoutView(updated, cutout, png);
+  }
+
+  /** The seller's product name and category; the category chooses the looks and presets of the creation. */
+  async correctAnalysis(userId: string, uuid: string, correction: AnalysisCorrection): Promise<AnalysisResult> {
+    if (correction.category !== undefined && !isCategoryId(correction.category)) {
+      throw AppError.badRequest(UNKNOWN_CATEGORY_MESSAGE);
+    }
+    await this.editableGeneration(uuid, userId);
+    const updated = await this.deps.generations.correctAnalysed(uuid, userId, correction);
+    if (!updated) throw await this.notEditable(uuid, userId);
+    return { category: updated.category ?? OTHER_CATEGORY, object: updated.object ?? '', generation_uuid: uuid };
+  }
+
+  private async ownedGeneration(uuid: string, userId: string): Promise<GenerationDocument> {
+    const generation = await this.deps.generations.findOwned(uuid, userId);
+    if (!generation) throw AppError.notFound('Generation not found');
+    return generation;
+  }
+
+  /** The user's generation while it can still be corrected: 404 when not theirs, 409 once created from. */
+  private async editableGeneration(uuid: string, userId: string): Promise<GenerationDocument> {
+    const generation = await this.ownedGeneration(uuid, userId);
+    if (generation.stage !== 'analyzed') throw AppError.conflict(ALREADY_CREATED_MESSAGE);
+    return generation;
+  }
+
+  /** Why a conditional correction found nothing to change: gone (404) or created from meanwhile (409). */
+  private async notEditable(uuid: string, userId: string): Promise<AppError> {
+    const generation = await this.deps.generations.findOwned(uuid, userId);
+    return generation ? AppError.conflict(ALREADY_CREATED_MESSAGE) : AppError.notFound('Generation not found');
   }
 
   /**

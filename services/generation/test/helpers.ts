@@ -152,6 +152,8 @@ export function as(app: Express.Application | GenerationService['app'], userId: 
       body === undefined
         ? agent.post(url).set('X-User-Id', userId)
         : agent.post(url).set('X-User-Id', userId).send(body),
+    put: (url: string, body: object) => agent.put(url).set('X-User-Id', userId).send(body),
+    patch: (url: string, body: object) => agent.patch(url).set('X-User-Id', userId).send(body),
   };
 }
 

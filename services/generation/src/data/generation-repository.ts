@@ -1,6 +1,6 @@
 import { isDuplicateKeyError } from '@productgen/service-kit';
 import type { Model } from 'mongoose';
-import type { GenerationDocument, GenerationStage, ImageDocument, VariationDocument } from './models';
+import type { CutoutDocument, GenerationDocument, GenerationStage, ImageDocument, VariationDocument } from './models';
 
 export interface NewAnalyzedGeneration {
   uuid: string;
@@ -10,6 +10,14 @@ export interface NewAnalyzedGeneration {
   originalKey: string;
   originalContentType: string;
   originalFilename: string | null;
+  cutout: CutoutDocument | null;
+}
+
+/** What the seller may correct on an analysed photo before creating from it. */
+export interface AnalysisCorrections {
+  category?: string;
+  object?: string;
+  cutout?: CutoutDocument;
 }
 
 /** What a creation fixes before it reserves the credits, so a sweeper can finish it if its process stops. */
@@ -30,6 +38,7 @@ export interface NewBatchGeneration {
   originalKey: string;
   originalContentType: string;
   originalFilename: string;
+  cutout: CutoutDocument | null;
   variations: VariationDocument[];
   watermark: boolean;
   brandColors: string[];
@@ -77,8 +86,24 @@ export class GenerationRepository {
       original_key: input.originalKey,
       original_content_type: input.originalContentType,
       original_filename: input.originalFilename,
+      cutout: input.cutout,
     });
     return created.toObject();
+  }
+
+  /**
+   * The seller's corrections, only while the photo is analysed and not yet created from (one conditional update,
+   * so a correction racing a Create either lands before the claim or not at all); null otherwise.
+   */
+  correctAnalysed(uuid: string, userId: string, corrections: AnalysisCorrections): Promise<GenerationDocument | null> {
+    return this.model
+      .findOneAndUpdate(
+        { uuid, user_id: userId, stage: 'analyzed' },
+        { $set: definedOnly(corrections) },
+        { returnDocument: 'after' },
+      )
+      .lean<GenerationDocument>()
+      .exec();
   }
 
   findByUuid(uuid: string): Promise<GenerationDocument | null> {
@@ -113,6 +138,7 @@ export class GenerationRepository {
       original_key: source.original_key,
       original_content_type: source.original_content_type,
       original_filename: source.original_filename,
+      cutout: source.cutout,
       ...planFields(plan),
     });
     return created.toObject();
@@ -289,6 +315,7 @@ export class GenerationRepository {
         original_key: input.originalKey,
         original_content_type: input.originalContentType,
         original_filename: input.originalFilename,
+        cutout: input.cutout,
         num_images: input.variations.length,
         variations: input.variations,
         images: input.variations.map((variation) => emptyImage(variation.index, input.watermark)),
@@ -330,4 +357,9 @@ function planFields(plan: CreationPlan) {
     bulk_job_uuid: plan.bulkJobUuid,
     sweep_after: plan.sweepAfter,
   };
+}
+
+/** An update of only the fields given (an absent correction leaves its field as it is). */
+function definedOnly<T extends object>(fields: T): Partial<T> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>;
 }

@@ -27,6 +27,18 @@ export interface ImageDocument {
   refunded: boolean;
 }
 
+/** The product's mask over the photo, stored with the generation; the renderer cuts the product out by it. */
+export interface CutoutDocument {
+  /** Object key of the grayscale PNG (the analysis matte, or the seller's corrected mask). */
+  key: string;
+  width: number;
+  height: number;
+  /** How far the automatic cut-out can be trusted (0..1). */
+  confidence: number;
+  /** The seller corrected it. */
+  corrected: boolean;
+}
+
 export interface GenerationDocument {
   _id: Types.ObjectId;
   uuid: string;
@@ -37,6 +49,8 @@ export interface GenerationDocument {
   original_key: string;
   original_content_type: string;
   original_filename: string | null;
+  /** Null when nothing was found, and on records from before mattes were stored: the renderer segments then. */
+  cutout: CutoutDocument | null;
   num_images: number;
   watermark: boolean;
   brand_colors: string[];
@@ -83,6 +97,17 @@ const imageSchema = new Schema<ImageDocument>(
   { _id: false },
 );
 
+const cutoutSchema = new Schema<CutoutDocument>(
+  {
+    key: { type: String, required: true },
+    width: { type: Number, required: true },
+    height: { type: Number, required: true },
+    confidence: { type: Number, required: true },
+    corrected: { type: Boolean, default: false },
+  },
+  { _id: false },
+);
+
 const variationSchema = new Schema<VariationDocument>(
   {
     index: { type: Number, required: true },
@@ -102,6 +127,7 @@ const generationSchema = new Schema<GenerationDocument>(
     original_key: { type: String, required: true },
     original_content_type: { type: String, required: true },
     original_filename: { type: String, default: null },
+    cutout: { type: cutoutSchema, default: null },
     num_images: { type: Number, default: 0 },
     watermark: { type: Boolean, default: true },
     brand_colors: { type: [String], default: [] },

@@ -1,11 +1,13 @@
 import type {
+  Cutout,
   GeneratedImage,
   Generation,
   GenerationStatusResponse,
   GenerationStatusValue,
   RecordItem,
 } from '@productgen/contracts';
-import type { GenerationDocument, GenerationStage, ImageDocument } from '../data/models';
+import type { CutoutDocument, GenerationDocument, GenerationStage, ImageDocument } from '../data/models';
+import { isLowCutoutConfidence } from './analysis';
 
 /** The public status: everything before the worker picks the job up reads as pending. */
 export function publicStatus(stage: GenerationStage): GenerationStatusValue {
@@ -54,6 +56,19 @@ export function statusView(generation: GenerationDocument): GenerationStatusResp
     gen_error: generation.error,
     status: publicStatus(generation.stage),
     has_watermark: generation.started_at !== null && generation.watermark,
+  };
+}
+
+/** The cut-out for the seller's brush: the stored mask (a grayscale PNG) with what the screen needs to know. */
+export function cutoutView(generation: GenerationDocument, cutout: CutoutDocument, png: Buffer): Cutout {
+  return {
+    generation_uuid: generation.uuid,
+    mask: png.toString('base64'),
+    width: cutout.width,
+    height: cutout.height,
+    confidence: cutout.confidence,
+    low_confidence: isLowCutoutConfidence(cutout.confidence),
+    corrected: cutout.corrected,
   };
 }
 
@@ -133,6 +148,13 @@ export function recordsView(generations: readonly GenerationDocument[]): RecordI
 /** Object keys are generated here only; nothing a client sends becomes part of one. */
 export const objectKeys = {
   original: (uuid: string, extension: string) => `generations/${uuid}/original.${extension}`,
+  /** The matte analysis cut the product out by. */
+  analysisMatte: (uuid: string) => `generations/${uuid}/cutout/matte.png`,
+  /**
+   * A seller's corrected mask: a new key for every correction, so a correction that loses the race with Create can
+   * never replace the mask a render job reads.
+   */
+  sellerMask: (uuid: string, revision: string) => `generations/${uuid}/cutout/mask-${revision}.png`,
   base: (uuid: string, index: number) => `generations/${uuid}/images/${index}/base.jpg`,
   final: (uuid: string, index: number) => `generations/${uuid}/images/${index}/final.jpg`,
 };

@@ -12,6 +12,7 @@ export function encodeMattePng(alpha: FloatPlane): Promise<Buffer> {
   const gray = Buffer.alloc(alpha.width * alpha.height);
   for (let k = 0; k < gray.length; k += 1) gray[k] = Math.round(Math.min(1, Math.max(0, alpha.data[k]!)) * 255);
   return sharp(gray, { raw: { width: alpha.width, height: alpha.height, channels: 1 } })
+    .toColourspace('b-w')
     .png({ compressionLevel: 6 })
     .toBuffer();
 }
@@ -28,6 +29,7 @@ export async function grayscalePng(png: Buffer): Promise<Buffer> {
     .raw()
     .toBuffer({ resolveWithObject: true });
   return sharp(data, { raw: { width: info.width, height: info.height, channels: 1 } })
+    .toColourspace('b-w')
     .png({ compressionLevel: 6 })
     .toBuffer();
 }

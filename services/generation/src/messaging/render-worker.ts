@@ -105,9 +105,13 @@ export class RenderWorker {
     });
     if (open.length > 0) {
       const original = await readAll(await objectStore.getObjectStream(generation.original_key));
+      // The matte stored at analysis (or the seller's correction) cuts the product out; older records segment.
+      const matte = generation.cutout
+        ? await readAll(await objectStore.getObjectStream(generation.cutout.key))
+        : undefined;
       let product: Awaited<ReturnType<StudioRenderer['prepare']>>;
       try {
-        product = await rendering(() => studio.prepare(original, times));
+        product = await rendering(() => studio.prepare(original, times, matte));
       } catch (error) {
         if (!(error instanceof RenderFailure)) throw error;
         for (const variation of open) await settlement.failImage(generation, variation.index, error.message);
