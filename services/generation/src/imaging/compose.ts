@@ -1,5 +1,7 @@
 import sharp from 'sharp';
 import type { StyleRecipe } from '../domain/styles';
+import type { MarketplaceCheck } from './marketplace';
+import { asBuffer, pixelThread } from './pixel-thread';
 import { computeLayout, renderScene, type Layout } from './scene';
 
 /** A cut-out product (straight RGBA) with its tight box inside the buffer. */
@@ -28,6 +30,8 @@ export interface Rendered {
   light: LightMatch;
   /** Where the product buffer (scaled) was placed: canvas = scaled product shifted by this. */
   placement: { left: number; top: number; width: number; height: number };
+  /** The marketplace rule on the composed pixels, when it was asked for. */
+  marketplace?: MarketplaceCheck;
 }
 
 /**
@@ -266,56 +270,50 @@ export async function renderBackdrop(product: ProductSource, recipe: StyleRecipe
   return { rgb: scene, size, layout, recipe };
 }
 
+export interface PlaceOptions {
+  /** Marketplace white: the rule is checked on the composed pixels (before the watermark). */
+  checkWhite?: boolean;
+  /** The free tier's watermark overlay for this size (`watermarkOverlay`). */
+  watermark?: Uint8Array;
+}
+
 /**
- * Draws the product over a backdrop at `size` (the backdrop is resampled when it was made at another size).
- * Inside the product's mask the only change is the global light match.
+ * Draws the product over a backdrop at `size` (the backdrop is resampled when it was made at another size), checks
+ * the marketplace rule when asked and lays the watermark over it. The product is scaled by libvips (lanczos3 with
+ * its light match); the rest is integer per-pixel work on the pixel thread (see canvas.ts for why). Inside the
+ * product's mask the only change is the global light match.
  */
-export async function placeProduct(backdrop: Backdrop, product: ProductSource, size: number): Promise<Rendered> {
+export async function placeProduct(
+  backdrop: Backdrop,
+  product: ProductSource,
+  size: number,
+  options: PlaceOptions = {},
+): Promise<Rendered> {
   const { recipe } = backdrop;
   const layout = layoutFor(product, recipe, size);
   const light = lightMatchFor(recipe, product.luminance);
   const scaled = await scaledProduct(product, layout, light);
-  const rgb =
-    backdrop.size === size
-      ? Buffer.from(backdrop.rgb)
-      : await sharp(backdrop.rgb, raw(backdrop.size, backdrop.size, 3))
-          .resize(size, size, { kernel: 'lanczos3' })
-          .raw()
-          .toBuffer();
-  // libvips' "over" (background × (1 − a) + product × a) on the product's rectangle only, copied back row by row.
-  const x0 = Math.max(0, scaled.left);
-  const y0 = Math.max(0, scaled.top);
-  const x1 = Math.min(size, scaled.left + scaled.width);
-  const y1 = Math.min(size, scaled.top + scaled.height);
-  const [region, alpha] = await Promise.all([
-    x1 > x0 && y1 > y0
-      ? sharp(rgb, raw(size, size, 3))
-          .extract({ left: x0, top: y0, width: x1 - x0, height: y1 - y0 })
-          .composite([
-            {
-              input: scaled.data,
-              ...raw(scaled.width, scaled.height, 4),
-              left: scaled.left - x0,
-              top: scaled.top - y0,
-            },
-          ])
-          .removeAlpha()
-          .raw()
-          .toBuffer()
-      : undefined,
-    alphaOf(scaled),
-  ]);
-  if (region) {
-    const rowBytes = (x1 - x0) * 3;
-    for (let y = y0; y < y1; y += 1) {
-      rgb.set(region.subarray((y - y0) * rowBytes, (y - y0 + 1) * rowBytes), (y * size + x0) * 3);
-    }
-  }
+  const canvas = await pixelThread.run(
+    'composeCanvas',
+    [
+      {
+        backdrop: backdrop.rgb,
+        backdropSize: backdrop.size,
+        size,
+        product: scaled,
+        checkWhite: options.checkWhite ?? false,
+        watermark: options.watermark,
+      },
+    ],
+    // The scaled product is this call's own: handed over, not copied.
+    [scaled.data.buffer as ArrayBuffer],
+  );
   return {
-    rgb,
+    rgb: asBuffer(canvas.rgb),
     width: size,
     height: size,
-    coverage: coverageOf(alpha, scaled, size),
+    coverage: canvas.coverage,
+    marketplace: canvas.marketplace,
     layout,
     light,
     placement: { left: scaled.left, top: scaled.top, width: scaled.width, height: scaled.height },

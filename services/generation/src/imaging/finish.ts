@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 
-const watermarkCache = new Map<string, Promise<Buffer>>();
+const watermarkCache = new Map<string, Promise<Uint8Array>>();
 
 function watermarkSvg(size: number, text: string): string {
   const fontSize = Math.round(size * 0.045);
@@ -24,8 +24,11 @@ function watermarkSvg(size: number, text: string): string {
   );
 }
 
-/** The free tier's watermark for a square canvas, rendered once per size and text. */
-export function watermarkOverlay(size: number, text: string): Promise<Buffer> {
+/**
+ * The free tier's watermark for a square canvas (straight RGBA), rendered once per size and text into shared
+ * memory: every image's compose on the pixel thread reads the same bytes, nothing is copied per image.
+ */
+export function watermarkOverlay(size: number, text: string): Promise<Uint8Array> {
   const key = `${size}:${text}`;
   let overlay = watermarkCache.get(key);
   if (!overlay) {
@@ -33,21 +36,16 @@ export function watermarkOverlay(size: number, text: string): Promise<Buffer> {
     overlay = sharp(Buffer.from(watermarkSvg(size, escaped)))
       .ensureAlpha()
       .raw()
-      .toBuffer();
+      .toBuffer()
+      .then((pixels) => {
+        const shared = new Uint8Array(new SharedArrayBuffer(pixels.length));
+        shared.set(pixels);
+        return shared;
+      });
     overlay.catch(() => watermarkCache.delete(key));
     watermarkCache.set(key, overlay);
   }
   return overlay;
-}
-
-/** The watermark blended over raw RGB by libvips (a new buffer; pixels outside the marks are left exactly as they were). */
-export async function applyWatermark(rgb: Buffer, size: number, text: string): Promise<Buffer> {
-  const overlay = await watermarkOverlay(size, text);
-  return sharp(rgb, { raw: { width: size, height: size, channels: 3 } })
-    .composite([{ input: overlay, raw: { width: size, height: size, channels: 4 } }])
-    .removeAlpha()
-    .raw()
-    .toBuffer();
 }
 
 /** Mild unsharp mask for the upscaled product (crisp edges without halos), with its alpha joined on: straight RGBA. */
@@ -59,8 +57,12 @@ export async function sharpenWithAlpha(rgb: Buffer, alpha: Buffer, width: number
     .toBuffer();
 }
 
+/**
+ * The one encode of an image. 4:4:4 keeps the colour of small print on the product sharp; no mozjpeg trellis and
+ * no Huffman-table optimisation: at 2048² those cost ~60 ms instead of ~17 ms for a file ~8% smaller.
+ */
 export async function encodeJpeg(rgb: Buffer, width: number, height: number, quality = 90): Promise<Buffer> {
   return sharp(rgb, { raw: { width, height, channels: 3 } })
-    .jpeg({ quality, chromaSubsampling: '4:4:4' })
+    .jpeg({ quality, chromaSubsampling: '4:4:4', optimiseCoding: false })
     .toBuffer();
 }

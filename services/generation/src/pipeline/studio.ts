@@ -2,8 +2,7 @@ import sharp from 'sharp';
 import { MARKETPLACE_LOOK, type StyleRecipe } from '../domain/styles';
 import { placeProduct, renderBackdrop, type Backdrop, type ProductSource, type Rendered } from '../imaging/compose';
 import { decodeRgb } from '../imaging/decode';
-import { applyWatermark, encodeJpeg, sharpenWithAlpha } from '../imaging/finish';
-import { checkMarketplaceWhite } from '../imaging/marketplace';
+import { encodeJpeg, sharpenWithAlpha, watermarkOverlay } from '../imaging/finish';
 import { decodeMattePng } from '../imaging/matte-png';
 import { SCALE, upscale4x } from '../imaging/upscale';
 import type { ModelRuntime } from '../models/runtime';
@@ -76,8 +75,10 @@ export class StudioRenderer {
 
   /** The base image shown first: the cut-out over the backdrop at preview size, no fixes. */
   async renderBase(product: ProductSource, backdrop: Backdrop, times?: StageTimes): Promise<RenderedImage> {
-    const rendered = await timed(times, 'compose', () => placeProduct(backdrop, product, this.options.previewSize));
-    this.verify(backdrop.recipe, rendered);
+    const rendered = await timed(times, 'compose', () =>
+      placeProduct(backdrop, product, this.options.previewSize, { checkWhite: isMarketplace(backdrop.recipe) }),
+    );
+    verify(backdrop.recipe, rendered);
     const jpeg = await timed(times, 'encode', () => encodeJpeg(rendered.rgb, rendered.width, rendered.height, 88));
     return { jpeg, rendered };
   }
@@ -134,20 +135,22 @@ export class StudioRenderer {
     times?: StageTimes,
   ): Promise<RenderedImage> {
     const size = this.options.outputSize;
-    const rendered = await timed(times, 'compose', () => placeProduct(backdrop, upscaled, size));
-    this.verify(backdrop.recipe, rendered);
-    if (watermark)
-      rendered.rgb = await timed(times, 'watermark', () =>
-        applyWatermark(rendered.rgb, size, this.options.watermarkText),
-      );
+    const overlay = watermark ? await watermarkOverlay(size, this.options.watermarkText) : undefined;
+    // Backdrop, product, check and watermark in one pass on the pixel thread; one encode.
+    const rendered = await timed(times, 'compose', () =>
+      placeProduct(backdrop, upscaled, size, { checkWhite: isMarketplace(backdrop.recipe), watermark: overlay }),
+    );
+    verify(backdrop.recipe, rendered);
     const jpeg = await timed(times, 'encode', () => encodeJpeg(rendered.rgb, size, size, 90));
     return { jpeg, rendered };
   }
+}
 
-  /** The marketplace rule is checked on every marketplace output, before anything is stored. */
-  private verify(recipe: StyleRecipe, rendered: Rendered): void {
-    if (recipe.look !== MARKETPLACE_LOOK) return;
-    const check = checkMarketplaceWhite(rendered.rgb, rendered.width, rendered.height, rendered.coverage);
-    if (!check.ok) throw new MarketplaceRuleError(check.problems);
-  }
+const isMarketplace = (recipe: StyleRecipe) => recipe.look === MARKETPLACE_LOOK;
+
+/** The marketplace rule holds on every marketplace output (its pixels before any watermark) before anything is stored. */
+function verify(recipe: StyleRecipe, rendered: Rendered): void {
+  if (!isMarketplace(recipe)) return;
+  const problems = rendered.marketplace?.problems ?? ['the rule was not checked'];
+  if (problems.length > 0) throw new MarketplaceRuleError(problems);
 }
