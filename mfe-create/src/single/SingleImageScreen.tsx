@@ -2,13 +2,15 @@ import clsx from 'clsx';
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { usePlatformClient, useSession, type ImageAnalysis } from '@productgen/platform-client';
-import { Button, ProgressBar } from '@productgen/ui-kit';
+import { Button, ProgressBar, type Mask } from '@productgen/ui-kit';
 import { SaveStylePresetDialog } from '../preset/SaveStylePresetDialog';
 import { ErrorBox, SiteUrlTip, WatermarkNotice, apiMessage } from '../shared/messages';
 import { OptionsPanel, type PresetsLoad } from '../shared/OptionsPanel';
 import { isImageFile, resizeImageFile } from '../shared/resize';
 import { useCategories } from '../shared/useCategories';
 import surfaces from '../shared/surfaces.module.css';
+import { base64FromBytes, encodeMaskPng } from './mask-png';
+import { ProductCheck } from './ProductCheck';
 import { POLL_INTERVAL_MS, progressText } from './progress';
 import { ResultsPanel } from './ResultsPanel';
 import {
@@ -16,6 +18,7 @@ import {
   imageCount,
   initialSingleState,
   isKnownCategory,
+  pendingCorrections,
   singleReducer,
   startRefusal,
 } from './state';
@@ -56,7 +59,7 @@ function usePresets(categoryId: string | null, enabled: boolean, version: number
   return load;
 }
 
-function EmptyStage({ analysis, count }: { analysis: ImageAnalysis | null; count: number }) {
+function EmptyStage({ analysis, count }: { analysis: Pick<ImageAnalysis, 'object'> | null; count: number }) {
   if (analysis) {
     return (
       <div className={clsx(surfaces.stage, styles.empty)}>
@@ -106,10 +109,14 @@ function SingleImageFlow() {
   const [settingsOpen, setSettingsOpen] = useState(true);
   const [shownGeneration, setShownGeneration] = useState<string | null>(null);
   const photoTokens = useRef(0);
+  /** The seller's corrected mask, until it is saved with Create; null while the analysis's stands. */
+  const editedMask = useRef<Mask | null>(null);
 
   const credits = user ? user.credits : null;
   const firstGeneration = user?.flags?.is_first_generation === true;
-  const categoryId = state.analysis?.category ?? null;
+  // The seller's category (the analysis's until changed) picks the presets, and the looks on Create.
+  const categoryId = state.edits?.category ?? null;
+  const productName = state.edits?.object ?? '';
   const categoryKnown = isKnownCategory(categoryId ?? undefined, categories ? categories.map((c) => c.id) : null);
   const categoryName = categories?.find((category) => category.id === categoryId)?.name ?? categoryId ?? '';
   const presetsLoad = usePresets(categoryKnown ? categoryId : null, !firstGeneration, presetsVersion);
@@ -142,6 +149,7 @@ function SingleImageFlow() {
         return;
       }
       const token = ++photoTokens.current;
+      editedMask.current = null;
       dispatch({ type: 'photoChosen', photo, token });
       try {
         const analysis = await client.analyseImage(photo);
@@ -167,6 +175,7 @@ function SingleImageFlow() {
     dispatch({ type: 'startRequested', count, random: Math.random() });
     setSettingsOpen(false);
     try {
+      await saveCorrections(state.analysis.generation_uuid);
       const started = await client.imageGenFromId({
         id: state.analysis.generation_uuid,
         numGenerates: count,
@@ -177,6 +186,19 @@ function SingleImageFlow() {
       dispatch({ type: 'startFailed', error: apiMessage(error) });
     }
   };
+
+  /** The seller's mask, name and category go with the photo before its first Create (they cannot change after). */
+  async function saveCorrections(generationUuid: string): Promise<void> {
+    if (state.createdFromPhoto) return;
+    const mask = editedMask.current;
+    if (mask) {
+      await client.saveCutout(generationUuid, base64FromBytes(encodeMaskPng(mask)));
+      if (editedMask.current === mask) editedMask.current = null;
+    }
+    const changes = pendingCorrections(state);
+    if (changes)
+      dispatch({ type: 'analysisCorrected', analysis: await client.correctAnalysis(generationUuid, changes) });
+  }
 
   // Status polling: one request every 2 s while working; each answer (a new poll count) schedules the next.
   const { working, generationUuid, polls } = state;
@@ -226,9 +248,7 @@ function SingleImageFlow() {
           >
             <span>Generation Settings</span>
             <span className={styles.settingsBarSummary}>
-              {state.analysis
-                ? `${state.analysis.object} · ${count} ${count === 1 ? 'image' : 'images'}`
-                : 'No photo yet'}
+              {state.analysis ? `${productName} · ${count} ${count === 1 ? 'image' : 'images'}` : 'No photo yet'}
             </span>
             <svg className={styles.chevron} viewBox="0 0 20 20" aria-hidden="true" focusable="false">
               <path d="m5 12 5-5 5 5" fill="none" stroke="currentColor" strokeWidth="1.75" strokeLinecap="round" />
@@ -246,13 +266,26 @@ function SingleImageFlow() {
               <dl className={styles.detected}>
                 <div>
                   <dt>Product</dt>
-                  <dd data-testid="detected-product">{state.analysis?.object ?? ''}</dd>
+                  <dd data-testid="detected-product">{productName}</dd>
                 </div>
                 <div>
                   <dt>Category</dt>
                   <dd data-testid="detected-category">{state.analysis ? categoryName : ''}</dd>
                 </div>
               </dl>
+            )}
+            {state.photo && state.analysis && state.edits && (
+              <ProductCheck
+                key={state.analysis.generation_uuid}
+                photo={state.photo}
+                generationUuid={state.analysis.generation_uuid}
+                edits={state.edits}
+                categories={categories}
+                locked={state.createdFromPhoto || working}
+                onObject={(object) => dispatch({ type: 'objectEdited', object })}
+                onCategory={(category) => dispatch({ type: 'categoryEdited', category })}
+                onMask={(mask, edited) => (editedMask.current = edited ? mask : null)}
+              />
             )}
             {!firstGeneration && (
               <OptionsPanel
@@ -326,11 +359,11 @@ function SingleImageFlow() {
               {state.photo && <img className={styles.workingPhoto} src={state.photo} alt="" />}
               <p className={styles.workingText}>
                 Creating {state.requested} {state.requested === 1 ? 'variation' : 'variations'} of your{' '}
-                {state.analysis?.object || 'product'}
+                {productName || 'product'}
               </p>
             </div>
           ) : (
-            <EmptyStage analysis={state.analysis} count={count} />
+            <EmptyStage analysis={state.analysis && { object: productName }} count={count} />
           )}
         </section>
       </div>

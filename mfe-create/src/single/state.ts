@@ -24,6 +24,10 @@ export interface SingleState {
   analysing: boolean;
   /** Null before analysis and after a failed one (product and category emptied). */
   analysis: ImageAnalysis | null;
+  /** The product name and category as the seller has them (the analysis's until edited); null without analysis. */
+  edits: ProductEdits | null;
+  /** A creation from this photo was accepted: its cut-out, name and category are saved and can no longer change. */
+  createdFromPhoto: boolean;
   /** The slider position the user chose; null follows the default (credits clamped to 1–5). */
   countChoice: number | null;
   presetIds: string[];
@@ -43,11 +47,22 @@ export interface SingleState {
   error: string | null;
 }
 
+/** What the seller may correct of the analysis before Create. */
+export interface ProductEdits {
+  object: string;
+  category: string;
+}
+
+/** Not in the SPEC: long enough for any product name (the API refuses longer ones). */
+export const PRODUCT_NAME_MAX_LENGTH = 80;
+
 export const initialSingleState: SingleState = {
   photo: null,
   photoToken: 0,
   analysing: false,
   analysis: null,
+  edits: null,
+  createdFromPhoto: false,
   countChoice: null,
   presetIds: [],
   working: false,
@@ -68,6 +83,9 @@ export type SingleAction =
   | { type: 'photoRejected'; error: string }
   | { type: 'analysed'; token: number; analysis: ImageAnalysis }
   | { type: 'analysisFailed'; token: number; error: string }
+  | { type: 'objectEdited'; object: string }
+  | { type: 'categoryEdited'; category: string }
+  | { type: 'analysisCorrected'; analysis: ImageAnalysis }
   | ChoiceAction
   | { type: 'startRequested'; count: number; random: number }
   | { type: 'startRefused'; error: string }
@@ -124,10 +142,29 @@ export function singleReducer(state: SingleState, action: SingleAction): SingleS
       return state.working ? state : { ...state, error: action.error };
     case 'analysed':
       if (action.token !== state.photoToken) return state;
-      return { ...state, analysing: false, analysis: action.analysis, error: null };
+      return {
+        ...state,
+        analysing: false,
+        analysis: action.analysis,
+        edits: { object: action.analysis.object, category: action.analysis.category },
+        error: null,
+      };
     case 'analysisFailed':
       if (action.token !== state.photoToken) return state;
-      return { ...state, analysing: false, analysis: null, presetIds: [], error: action.error };
+      return { ...state, analysing: false, analysis: null, edits: null, presetIds: [], error: action.error };
+    case 'objectEdited':
+      if (!state.edits || state.createdFromPhoto || state.working) return state;
+      return { ...state, edits: { ...state.edits, object: action.object.slice(0, PRODUCT_NAME_MAX_LENGTH) } };
+    case 'categoryEdited':
+      // Presets belong to a category: the chosen ones go with the old category.
+      if (!state.edits || state.createdFromPhoto || state.working) return state;
+      return { ...state, edits: { ...state.edits, category: action.category }, presetIds: [] };
+    case 'analysisCorrected':
+      return {
+        ...state,
+        analysis: action.analysis,
+        edits: { object: action.analysis.object, category: action.analysis.category },
+      };
     case 'countChosen':
     case 'presetToggled':
     case 'presetsAvailable':
@@ -150,7 +187,7 @@ export function singleReducer(state: SingleState, action: SingleAction): SingleS
     case 'startRefused':
       return { ...state, error: action.error };
     case 'startAccepted':
-      return { ...state, generationUuid: action.generationUuid, progress: PROGRESS_ACCEPTED };
+      return { ...state, generationUuid: action.generationUuid, progress: PROGRESS_ACCEPTED, createdFromPhoto: true };
     case 'startFailed':
       return { ...state, working: false, progress: 0, error: action.error || START_FAILED_MESSAGE };
     case 'polled':
@@ -163,6 +200,21 @@ export function singleReducer(state: SingleState, action: SingleAction): SingleS
     case 'errorDismissed':
       return { ...state, error: null };
   }
+}
+
+/**
+ * The seller's corrections still to save before Create: the name (trimmed) and category that differ from the
+ * analysis. Null when there are none, or once a creation from this photo has saved them.
+ */
+export function pendingCorrections(
+  state: Pick<SingleState, 'analysis' | 'edits' | 'createdFromPhoto'>,
+): Partial<ProductEdits> | null {
+  if (!state.analysis || !state.edits || state.createdFromPhoto) return null;
+  const changes: Partial<ProductEdits> = {};
+  const object = state.edits.object.trim();
+  if (object !== state.analysis.object) changes.object = object;
+  if (state.edits.category !== state.analysis.category) changes.category = state.edits.category;
+  return Object.keys(changes).length > 0 ? changes : null;
 }
 
 /** SPEC §8: "No image selected" when Create is asked for with neither a photo nor an analysis. */
@@ -194,11 +246,13 @@ export type CreateButtonState = 'ready' | 'disabled' | 'working' | 'outOfCredits
 
 /** SPEC §5: disabled while working, with no image, during analysis or with an unknown category. */
 export function createButtonState(
-  state: Pick<SingleState, 'working' | 'photo' | 'analysing' | 'analysis'>,
+  state: Pick<SingleState, 'working' | 'photo' | 'analysing' | 'analysis'> & Partial<Pick<SingleState, 'edits'>>,
   { count, credits, categoryKnown }: { count: number; credits: number | null; categoryKnown: boolean },
 ): CreateButtonState {
   if (state.working) return 'working';
   if (credits !== null && credits < count) return 'outOfCredits';
   if (!state.photo || state.analysing || !state.analysis || !categoryKnown) return 'disabled';
+  // A product needs a name (the field says so).
+  if (state.edits && state.edits.object.trim() === '') return 'disabled';
   return 'ready';
 }

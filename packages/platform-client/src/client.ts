@@ -7,11 +7,13 @@ import { SessionKeyStore } from './session-key';
 import { SessionStore } from './session-store';
 import { Transport, interpretResponse, isRecord } from './transport';
 import type {
+  AnalysisCorrection,
   BulkJob,
   BulkJobStatus,
   Category,
   CheckoutSession,
   CreditRecord,
+  Cutout,
   DownloadType,
   Generation,
   GenerationStatus,
@@ -251,6 +253,20 @@ export function createPlatformClient(options: PlatformClientOptions) {
     },
     analyseImage: (image: string) =>
       http.call<ImageAnalysis>('/image-gen/category', { method: 'POST', body: { image: stripDataUrlPrefix(image) } }),
+    /** The analysed photo's cut-out mask, for the seller's brush. */
+    cutout: (generationUuid: string) => http.call<Cutout>(`/image-gen/cutout/${encodeURIComponent(generationUuid)}`),
+    /** Saves the seller's corrected mask (a PNG, base64 or data URL) before Create. */
+    saveCutout: (generationUuid: string, mask: string) =>
+      http.call<Cutout>(`/image-gen/cutout/${encodeURIComponent(generationUuid)}`, {
+        method: 'PUT',
+        body: { mask: stripDataUrlPrefix(mask) },
+      }),
+    /** Saves the seller's product name and category before Create. */
+    correctAnalysis: (generationUuid: string, correction: AnalysisCorrection) =>
+      http.call<ImageAnalysis>(`/image-gen/analysis/${encodeURIComponent(generationUuid)}`, {
+        method: 'PATCH',
+        body: correction,
+      }),
     categories: () => http.call<Category[]>('/image-gen/categories'),
     generationStatus: (generationUuid: string) =>
       http.call<GenerationStatus>(`/image-gen/status/${encodeURIComponent(generationUuid)}`),

@@ -10,7 +10,7 @@ const LOCAL_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 export type QueryValue = string | number | undefined;
 
 export interface RequestOptions {
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH';
   /** A plain value is sent as JSON; FormData is sent as multipart with the browser's boundary. */
   body?: unknown;
   query?: Record<string, QueryValue>;

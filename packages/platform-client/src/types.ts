@@ -35,6 +35,24 @@ export interface ImageAnalysis {
   generation_uuid: string;
 }
 
+/** An analysed photo's cut-out: a grayscale PNG mask (base64), 255 keeps the pixel and 0 removes it. */
+export interface Cutout {
+  generation_uuid: string;
+  mask: string;
+  width: number;
+  height: number;
+  confidence: number;
+  /** The automatic cut-out is doubtful: the screen says so and opens the brush. */
+  low_confidence: boolean;
+  corrected: boolean;
+}
+
+/** The seller's corrections of an analysis before Create. */
+export interface AnalysisCorrection {
+  object?: string;
+  category?: string;
+}
+
 export interface ImageGenResponse {
   generation_uuid: string;
   [field: string]: unknown;

@@ -28,3 +28,6 @@ export { Slider, type SliderProps } from './Slider';
 export { ImageViewer, type ImageViewerProps, type ViewerImage } from './ImageViewer';
 export { FixesOverlay, type FixesOverlayProps } from './FixesOverlay';
 export { SWIPE_THRESHOLD_PX, swipeDirection, swipeTarget, useSwipe, type SwipeDirection } from './swipe';
+export { SelectField, type SelectFieldProps, type SelectOption } from './SelectField';
+export { MaskBrush, BRUSH_SIZES, type MaskBrushProps, type BrushMode, type BrushSizeId } from './MaskBrush';
+export { paintSegment, copyMask, sameMask, type Mask, type Point, type DirtyRect } from './mask-painting';
