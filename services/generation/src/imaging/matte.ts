@@ -1,49 +1,96 @@
 import { boxBlur, type FloatPlane } from './raster';
 
+/** A binary mask: 1 where set, row-major. */
+export type BinaryMask = Uint8Array;
+
+/** Connected regions (4-neighbour) of the set cells: a label per cell (-1 where unset) and each region's size. */
+export function labelRegions(mask: BinaryMask, width: number): { labels: Int32Array; sizes: number[] } {
+  const labels = new Int32Array(mask.length).fill(-1);
+  const sizes: number[] = [];
+  const stack: number[] = [];
+  for (let start = 0; start < mask.length; start += 1) {
+    if (labels[start] !== -1 || !mask[start]) continue;
+    const label = sizes.length;
+    let size = 0;
+    labels[start] = label;
+    stack.push(start);
+    while (stack.length > 0) {
+      const index = stack.pop()!;
+      size += 1;
+      const x = index % width;
+      // The four neighbours, unrolled: this loop runs once per cell of every mask the cut-out looks at.
+      if (x > 0 && labels[index - 1] === -1 && mask[index - 1]) {
+        labels[index - 1] = label;
+        stack.push(index - 1);
+      }
+      if (x < width - 1 && labels[index + 1] === -1 && mask[index + 1]) {
+        labels[index + 1] = label;
+        stack.push(index + 1);
+      }
+      if (index >= width && labels[index - width] === -1 && mask[index - width]) {
+        labels[index - width] = label;
+        stack.push(index - width);
+      }
+      if (index + width < mask.length && labels[index + width] === -1 && mask[index + width]) {
+        labels[index + width] = label;
+        stack.push(index + width);
+      }
+    }
+    sizes.push(size);
+  }
+  return { labels, sizes };
+}
+
+/** Cells above a threshold as a binary mask. */
+export function maskAbove(values: ArrayLike<number>, threshold: number): BinaryMask {
+  const mask = new Uint8Array(values.length);
+  for (let k = 0; k < mask.length; k += 1) if (values[k]! > threshold) mask[k] = 1;
+  return mask;
+}
+
+/** Sets the holes of a mask: unset regions that do not reach the frame's border (a mug's handle loop stays open). */
+export function fillHoles(mask: BinaryMask, width: number, height: number, maxHoleShare = 1): BinaryMask {
+  const unset = new Uint8Array(mask.length);
+  for (let k = 0; k < mask.length; k += 1) unset[k] = mask[k] ? 0 : 1;
+  const { labels, sizes } = labelRegions(unset, width);
+  const open = new Uint8Array(sizes.length);
+  const reachesBorder = (index: number) => {
+    if (labels[index]! >= 0) open[labels[index]!] = 1;
+  };
+  for (let x = 0; x < width; x += 1) {
+    reachesBorder(x);
+    reachesBorder((height - 1) * width + x);
+  }
+  for (let y = 0; y < height; y += 1) {
+    reachesBorder(y * width);
+    reachesBorder(y * width + width - 1);
+  }
+  let setCount = 0;
+  for (const value of mask) setCount += value;
+  const out = mask.slice();
+  for (let k = 0; k < out.length; k += 1) {
+    const label = labels[k]!;
+    if (label >= 0 && !open[label] && sizes[label]! <= maxHoleShare * setCount) out[k] = 1;
+  }
+  return out;
+}
+
 /**
  * Drops specks the segmenter found away from the product: connected regions (4-neighbour, above 0.5) smaller
  * than `keepFraction` of the largest are cleared. Pairs of products (two shoes) stay, being of similar size.
  */
 export function removeIslands(mask: FloatPlane, keepFraction = 0.08): FloatPlane {
-  const { width, height, data } = mask;
-  const labels = new Int32Array(width * height).fill(-1);
-  const sizes: number[] = [];
-  const stack: number[] = [];
-  for (let start = 0; start < data.length; start += 1) {
-    if (labels[start] !== -1 || data[start]! <= 0.5) continue;
-    const label = sizes.length;
-    let size = 0;
-    stack.push(start);
-    labels[start] = label;
-    while (stack.length > 0) {
-      const index = stack.pop()!;
-      size += 1;
-      const x = index % width;
-      const neighbours = [
-        x > 0 ? index - 1 : -1,
-        x < width - 1 ? index + 1 : -1,
-        index >= width ? index - width : -1,
-        index + width < data.length ? index + width : -1,
-      ];
-      for (const next of neighbours) {
-        if (next >= 0 && labels[next] === -1 && data[next]! > 0.5) {
-          labels[next] = label;
-          stack.push(next);
-        }
-      }
-    }
-    sizes.push(size);
-  }
+  const { labels, sizes } = labelRegions(maskAbove(mask.data, 0.5), mask.width);
   if (sizes.length <= 1) return mask;
   const largest = Math.max(...sizes);
-  const out = data.slice();
+  const out = mask.data.slice();
   // Soft fringe pixels of a dropped region belong to the nearest region; clearing them with the region is enough
   // because the matte curve later removes faint values.
   for (let i = 0; i < out.length; i += 1) {
     const label = labels[i]!;
     if (label >= 0 && sizes[label]! < largest * keepFraction) out[i] = 0;
   }
-  return { data: out, width, height };
+  return { data: out, width: mask.width, height: mask.height };
 }
 
 /**
@@ -143,4 +190,136 @@ export function estimateForeground(rgb: Uint8Array, alpha: FloatPlane, radii: re
     }
   }
   return out;
+}
+
+/** One Gaussian of a colour mixture: weight, mean and the inverse and log-determinant of its covariance. */
+interface ColourGaussian {
+  weight: number;
+  mean: [number, number, number];
+  inverse: number[];
+  logDeterminant: number;
+}
+
+/** A Gaussian mixture over RGB colours (0..1), as GrabCut models the product's and the background's colours. */
+export interface ColourModel {
+  gaussians: ColourGaussian[];
+}
+
+/** Smallest variance a colour cluster is given, so a flat region (a white backdrop) does not make a spike. */
+const COLOUR_VARIANCE_FLOOR = 2e-4;
+
+function invert3(m: number[]): { inverse: number[]; determinant: number } {
+  const [a, b, c, d, e, f, g, h, i] = m as [number, number, number, number, number, number, number, number, number];
+  const A = e * i - f * h;
+  const B = -(d * i - f * g);
+  const C = d * h - e * g;
+  const determinant = a * A + b * B + c * C;
+  const s = 1 / determinant;
+  return {
+    determinant,
+    inverse: [
+      A * s,
+      -(b * i - c * h) * s,
+      (b * f - c * e) * s,
+      B * s,
+      (a * i - c * g) * s,
+      -(a * f - c * d) * s,
+      C * s,
+      -(a * h - b * g) * s,
+      (a * e - b * d) * s,
+    ],
+  };
+}
+
+/**
+ * Fits a mixture of `count` Gaussians to colours (interleaved RGB, 0..1) by a few rounds of EM, started from the
+ * colours sorted by brightness and cut into equal groups: deterministic, so the same photo gives the same matte.
+ */
+export function fitColourModel(colours: Float32Array, count = 5, rounds = 5): ColourModel {
+  const n = colours.length / 3;
+  const order = Array.from({ length: n }, (_, k) => k).sort(
+    (p, q) =>
+      colours[p * 3]! +
+      colours[p * 3 + 1]! +
+      colours[p * 3 + 2]! -
+      (colours[q * 3]! + colours[q * 3 + 1]! + colours[q * 3 + 2]!),
+  );
+  let groups = Math.max(1, Math.min(count, Math.floor(n / 8)));
+  // Responsibilities start hard: each colour belongs to its brightness group.
+  let responsibility = new Float32Array(n * groups);
+  order.forEach((index, rank) => {
+    responsibility[index * groups + Math.min(groups - 1, Math.floor((rank * groups) / n))] = 1;
+  });
+  let model: ColourModel = { gaussians: [] };
+  for (let round = 0; round < rounds; round += 1) {
+    model = { gaussians: [] };
+    for (let g = 0; g < groups; g += 1) {
+      let total = 0;
+      let sumR = 0;
+      let sumG = 0;
+      let sumB = 0;
+      for (let k = 0; k < n; k += 1) {
+        const r = responsibility[k * groups + g]!;
+        total += r;
+        sumR += r * colours[k * 3]!;
+        sumG += r * colours[k * 3 + 1]!;
+        sumB += r * colours[k * 3 + 2]!;
+      }
+      if (total < 1e-6) continue;
+      const mean: [number, number, number] = [sumR / total, sumG / total, sumB / total];
+      const covariance = new Array<number>(9).fill(0);
+      for (let k = 0; k < n; k += 1) {
+        const r = responsibility[k * groups + g]!;
+        if (r === 0) continue;
+        for (let i = 0; i < 3; i += 1) {
+          const di = colours[k * 3 + i]! - mean[i]!;
+          for (let j = 0; j < 3; j += 1) covariance[i * 3 + j]! += (r * di * (colours[k * 3 + j]! - mean[j]!)) / total;
+        }
+      }
+      for (let i = 0; i < 3; i += 1) covariance[i * 4]! += COLOUR_VARIANCE_FLOOR;
+      const { inverse, determinant } = invert3(covariance);
+      model.gaussians.push({
+        weight: total / n,
+        mean,
+        inverse,
+        logDeterminant: Math.log(Math.max(determinant, 1e-30)),
+      });
+    }
+    if (round === rounds - 1) break;
+    const next = new Float32Array(n * model.gaussians.length);
+    for (let k = 0; k < n; k += 1) {
+      let sum = 0;
+      model.gaussians.forEach((gaussian, g) => {
+        const p = gaussianDensity(gaussian, colours[k * 3]!, colours[k * 3 + 1]!, colours[k * 3 + 2]!);
+        next[k * model.gaussians.length + g] = p;
+        sum += p;
+      });
+      for (let g = 0; g < model.gaussians.length; g += 1) next[k * model.gaussians.length + g]! /= sum || 1;
+    }
+    responsibility = next;
+    groups = model.gaussians.length;
+  }
+  return model;
+}
+
+function gaussianDensity(gaussian: ColourGaussian, r: number, g: number, b: number): number {
+  const d0 = r - gaussian.mean[0];
+  const d1 = g - gaussian.mean[1];
+  const d2 = b - gaussian.mean[2];
+  const m = gaussian.inverse;
+  const distance =
+    d0 * (m[0]! * d0 + m[1]! * d1 + m[2]! * d2) +
+    d1 * (m[3]! * d0 + m[4]! * d1 + m[5]! * d2) +
+    d2 * (m[6]! * d0 + m[7]! * d1 + m[8]! * d2);
+  return gaussian.weight * Math.exp(-0.5 * distance - 0.5 * gaussian.logDeterminant);
+}
+
+/** The density of colours spread evenly over the RGB cube, in the units of `colourLikelihood`. */
+export const EVEN_COLOUR_DENSITY = (2 * Math.PI) ** 1.5;
+
+/** The mixture's density of one colour (0..1 RGB), up to the shared (2π)^-3/2. */
+export function colourLikelihood(model: ColourModel, r: number, g: number, b: number): number {
+  let sum = 0;
+  for (const gaussian of model.gaussians) sum += gaussianDensity(gaussian, r, g, b);
+  return sum;
 }

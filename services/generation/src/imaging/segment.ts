@@ -7,12 +7,22 @@ const SIZE = 320;
 const MEAN = [0.485, 0.456, 0.406] as const;
 const STD = [0.229, 0.224, 0.225] as const;
 
-/** U²-Net small: the product's saliency map at 320×320, min-max normalised to [0,1]. */
-export async function segmentProduct(model: InferenceModel, image: RgbImage): Promise<FloatPlane> {
-  const resized = await sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } })
-    .resize(SIZE, SIZE, { fit: 'fill', kernel: 'lanczos3' })
-    .raw()
-    .toBuffer();
+/** A rectangle of the photo, in pixels. */
+export interface Region {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * U²-Net small: the product's saliency map at 320×320, min-max normalised to [0,1], of the whole photo or of one
+ * region of it (a close-up pass sees the product at a higher resolution).
+ */
+export async function segmentProduct(model: InferenceModel, image: RgbImage, region?: Region): Promise<FloatPlane> {
+  const source = sharp(image.data, { raw: { width: image.width, height: image.height, channels: 3 } });
+  if (region) source.extract(region);
+  const resized = await source.resize(SIZE, SIZE, { fit: 'fill', kernel: 'lanczos3' }).raw().toBuffer();
   const pixels = SIZE * SIZE;
   const input = new Float32Array(3 * pixels);
   for (let k = 0; k < pixels; k += 1) {

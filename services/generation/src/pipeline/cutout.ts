@@ -2,8 +2,29 @@
  * The cut-out's matte refinement: pure functions of plain data, run on the pixel thread (no libvips here).
  */
 import type { RgbImage } from '../imaging/decode';
-import { estimateForeground, guidedFilter, removeIslands, tightenMatte } from '../imaging/matte';
-import { boundsAbove, plane, resizeBilinear, type FloatPlane } from '../imaging/raster';
+import {
+  colourLikelihood,
+  estimateForeground,
+  EVEN_COLOUR_DENSITY,
+  fillHoles,
+  fitColourModel,
+  guidedFilter,
+  labelRegions,
+  maskAbove,
+  removeIslands,
+  tightenMatte,
+  type BinaryMask,
+} from '../imaging/matte';
+import {
+  boundsAbove,
+  boxBlur,
+  plane,
+  resampleRgbWindow,
+  resampleWindow,
+  resizeBilinear,
+  type FloatPlane,
+} from '../imaging/raster';
+import type { Region } from '../imaging/segment';
 
 export interface Box {
   left: number;
@@ -98,44 +119,209 @@ export interface ProductMatte {
   confidence: number;
 }
 
-/** Share of the coarse map that is decisive (clearly product or clearly background). */
-function decisiveShare(coarse: FloatPlane): number {
-  let decisive = 0;
-  for (const value of coarse.data) if (value < 0.1 || value > 0.9) decisive += 1;
-  return decisive / coarse.data.length;
+/** The segmenter's second look: its map of one region of the photo (the product with a margin, larger in frame). */
+export interface CloseUp {
+  region: Region;
+  map: FloatPlane;
+}
+
+/** Long side of the grid the colour models and the product's regions are worked out on. */
+const WORK_SIDE = 384;
+/** Beyond this share of the photo, a close-up would see nearly the same picture: it is not taken. */
+const MAX_CLOSE_UP_SHARE = 0.7;
+/** Weight of the close-up map against the whole photo's map where both saw the pixel. */
+const CLOSE_UP_WEIGHT = 0.65;
+/** How far the colour models may move the segmenter's belief, in logit units (they are over-sure on their own). */
+const COLOUR_SAY = 3;
+/**
+ * Share of each side's colours that its mixture has not seen (spread evenly over the RGB cube). The background is
+ * sampled all around the product, the product only where the segmenter is sure, so a colour unlike any of the
+ * background's leans to the product: a pale cap on a dark bottle that the segmenter only half saw.
+ */
+const UNSEEN_PRODUCT_COLOURS = 0.05 * EVEN_COLOUR_DENSITY;
+const UNSEEN_BACKGROUND_COLOURS = 0.01 * EVEN_COLOUR_DENSITY;
+
+/** The product's region in the photo from a coarse map: its soft bounds with a margin, clamped to the photo. */
+function productRegion(coarse: FloatPlane, width: number, height: number, margin: number): Region | undefined {
+  const box = boundsAbove(coarse.data, coarse.width, coarse.height, 0.3);
+  if (!box) return undefined;
+  const sx = width / coarse.width;
+  const sy = height / coarse.height;
+  const scaled = { left: box.left * sx, top: box.top * sy, right: box.right * sx, bottom: box.bottom * sy };
+  return expand(scaled, margin * Math.max(scaled.right - scaled.left, scaled.bottom - scaled.top) + 8, width, height);
 }
 
 /**
- * The matte from the segmenter's coarse map: specks removed, the map upsampled and snapped to the photo's edges
- * (guided filter) inside the product's region, faint haze cleared. Undefined when nothing was found.
+ * Where the segmenter should look a second time: the product found on the whole photo with a margin, when it fills
+ * little enough of the frame for a close-up to add detail. Undefined when nothing was found or it fills the frame.
  */
-export function productMatte(image: RgbImage, coarseMap: FloatPlane): ProductMatte | undefined {
+export function closeUpRegion(coarseMap: FloatPlane, width: number, height: number): Region | undefined {
+  const region = productRegion(removeIslands(coarseMap), width, height, 0.12);
+  if (!region || region.width * region.height > MAX_CLOSE_UP_SHARE * width * height) return undefined;
+  return region;
+}
+
+const logit = (p: number) => Math.log(p / (1 - p));
+
+/**
+ * GrabCut-style colour refinement on the work grid: Gaussian mixtures of the product's and the background's colours,
+ * learnt where the segmenter is sure, move its belief where it is not (a white body under a salient lid, grass that
+ * touches the product). The segmenter's map is the prior, the colour likelihood ratio the evidence, bounded by
+ * COLOUR_SAY. Returns the product's probability per cell, smoothed over its neighbours.
+ */
+export function colourRefine(colours: Float32Array, prior: FloatPlane): FloatPlane {
+  const { width, height, data } = prior;
+  const sample = (keep: (value: number) => boolean) => {
+    const picked: number[] = [];
+    for (let k = 0; k < data.length; k += 1) if (keep(data[k]!)) picked.push(k);
+    const stride = Math.max(1, Math.floor(picked.length / 3000));
+    const out = new Float32Array(Math.ceil(picked.length / stride) * 3);
+    let n = 0;
+    for (let i = 0; i < picked.length; i += stride, n += 1)
+      out.set(colours.subarray(picked[i]! * 3, picked[i]! * 3 + 3), n * 3);
+    return out.subarray(0, n * 3);
+  };
+  const product = sample((value) => value > 0.85);
+  const background = sample((value) => value < 0.1);
+  if (product.length < 3 * 64 || background.length < 3 * 64) return prior;
+  const productModel = fitColourModel(product);
+  const backgroundModel = fitColourModel(background);
+  const belief = new Float32Array(data.length);
+  // Where the segmenter is surer than the colours may move it, its belief stands: no need to weigh the colours.
+  const settled = 1 / (1 + Math.exp(COLOUR_SAY));
+  for (let k = 0; k < data.length; k += 1) {
+    const p = Math.min(0.97, Math.max(0.03, data[k]!));
+    if (p <= settled || p >= 1 - settled) {
+      belief[k] = p;
+      continue;
+    }
+    const r = colours[k * 3]!;
+    const g = colours[k * 3 + 1]!;
+    const b = colours[k * 3 + 2]!;
+    const evidence = Math.log(
+      (colourLikelihood(productModel, r, g, b) + UNSEEN_PRODUCT_COLOURS) /
+        (colourLikelihood(backgroundModel, r, g, b) + UNSEEN_BACKGROUND_COLOURS),
+    );
+    const shifted = logit(p) + Math.max(-COLOUR_SAY, Math.min(COLOUR_SAY, 0.5 * evidence));
+    belief[k] = 1 / (1 + Math.exp(-shifted));
+  }
+  return { data: boxBlur(belief, width, height, 1), width, height };
+}
+
+/**
+ * The product's cells on the work grid: the refined belief above one half, keeping every region of a multi-item
+ * product that the segmenter saw (a row of cupcakes) but not colour-alike background it never marked, holes filled
+ * up to a small share of the product (not a mug handle's loop). Also how many specks were dropped, for confidence.
+ */
+export function productCells(
+  belief: FloatPlane,
+  prior: FloatPlane,
+): { mask: BinaryMask; droppedShare: number; regions: number } {
+  const { width, height } = belief;
+  const mask = maskAbove(belief.data, 0.5);
+  const { labels, sizes } = labelRegions(mask, width);
+  const salient = new Uint8Array(sizes.length);
+  for (let k = 0; k < mask.length; k += 1) if (labels[k]! >= 0 && prior.data[k]! > 0.5) salient[labels[k]!] = 1;
+  const largest = Math.max(0, ...sizes.filter((_, label) => salient[label]));
+  const keep = sizes.map((size, label) => salient[label] === 1 && size >= largest * 0.05);
+  let kept = 0;
+  let dropped = 0;
+  for (let k = 0; k < mask.length; k += 1) {
+    const label = labels[k]!;
+    if (label < 0) continue;
+    if (keep[label]) kept += 1;
+    else {
+      mask[k] = 0;
+      dropped += 1;
+    }
+  }
+  return {
+    mask: fillHoles(mask, width, height, 0.015),
+    droppedShare: kept > 0 ? dropped / kept : 1,
+    regions: keep.filter(Boolean).length,
+  };
+}
+
+/**
+ * How far the matte can be trusted (0..1): the segmenter's map decisive over the product's region, its two looks
+ * agreeing (IoU of whole-photo and close-up maps), and the product one or a few solid regions rather than scattered
+ * specks. The create screen opens the seller's brush when it is low.
+ */
+function matteConfidence(
+  wide: FloatPlane,
+  close: FloatPlane | undefined,
+  fused: FloatPlane,
+  cells: ReturnType<typeof productCells>,
+): number {
+  let decisive = 0;
+  for (const value of fused.data) if (value < 0.15 || value > 0.85) decisive += 1;
+  let agreement = 1;
+  if (close) {
+    let both = 0;
+    let either = 0;
+    for (let k = 0; k < wide.data.length; k += 1) {
+      const a = wide.data[k]! > 0.5;
+      const b = close.data[k]! > 0.5;
+      if (a && b) both += 1;
+      if (a || b) either += 1;
+    }
+    agreement = either > 0 ? both / either : 0;
+  }
+  const fragmentation =
+    Math.min(1, cells.droppedShare * 2) * 0.5 + Math.min(0.4, Math.max(0, cells.regions - 4) * 0.05);
+  const score = (0.5 * decisive) / fused.data.length + 0.5 * agreement;
+  return Math.max(0, Math.min(1, score * (1 - fragmentation)));
+}
+
+/**
+ * The matte from the segmenter's coarse map of the whole photo and, when taken, its close-up of the product: the two
+ * fused, refined by colour models (GrabCut-style), every significant product region kept and enclosed holes filled
+ * on a work grid, then brought to full resolution with edges snapped to the photo's by a guided filter. Undefined
+ * when nothing was found.
+ */
+export function productMatte(image: RgbImage, coarseMap: FloatPlane, closeUp?: CloseUp): ProductMatte | undefined {
   const coarse = removeIslands(coarseMap);
-  const coarseBox = boundsAbove(coarse.data, coarse.width, coarse.height, 0.5);
   let area = 0;
   for (const value of coarse.data) if (value > 0.5) area += 1;
-  if (!coarseBox || area < MIN_PRODUCT_AREA * coarse.data.length) return undefined;
+  if (area < MIN_PRODUCT_AREA * coarse.data.length) return undefined;
+  const region = closeUp?.region ?? productRegion(coarse, image.width, image.height, 0.05);
+  if (!region) return undefined;
 
-  const sx = image.width / coarse.width;
-  const sy = image.height / coarse.height;
-  const radius = guideRadius(image);
-  const softBox = boundsAbove(coarse.data, coarse.width, coarse.height, 0.05) ?? coarseBox;
-  const crop = expand(
-    { left: softBox.left * sx, top: softBox.top * sy, right: softBox.right * sx, bottom: softBox.bottom * sy },
-    edgeMargin(image),
-    image.width,
-    image.height,
+  const scale = Math.min(1, WORK_SIDE / Math.max(region.width, region.height));
+  const gridWidth = Math.max(8, Math.round(region.width * scale));
+  const gridHeight = Math.max(8, Math.round(region.height * scale));
+  const sx = coarse.width / image.width;
+  const sy = coarse.height / image.height;
+  const wide = resampleWindow(
+    coarse,
+    { left: region.left * sx, top: region.top * sy, width: region.width * sx, height: region.height * sy },
+    gridWidth,
+    gridHeight,
   );
-  const full = resizeBilinear(coarse, image.width, image.height);
-  const cropped = tightenMatte(guidedFilter(luminancePlane(image, crop), cropPlane(full, crop), radius, 4e-4));
+  const close = closeUp && resizeBilinear(closeUp.map, gridWidth, gridHeight);
+  const fused = close ? plane(gridWidth, gridHeight) : wide;
+  if (close) {
+    for (let k = 0; k < fused.data.length; k += 1)
+      fused.data[k] = CLOSE_UP_WEIGHT * close.data[k]! + (1 - CLOSE_UP_WEIGHT) * wide.data[k]!;
+  }
+  const colours = resampleRgbWindow(image.data, image.width, region, gridWidth, gridHeight);
+  const belief = colourRefine(colours, fused);
+  const cells = productCells(belief, fused);
+
+  const solid = plane(gridWidth, gridHeight);
+  for (let k = 0; k < solid.data.length; k += 1) solid.data[k] = cells.mask[k]!;
+  const radius = guideRadius(image);
+  const refined = tightenMatte(
+    guidedFilter(luminancePlane(image, region), resizeBilinear(solid, region.width, region.height), radius, 4e-4),
+  );
   const alpha = plane(image.width, image.height);
-  for (let y = 0; y < crop.height; y += 1) {
+  for (let y = 0; y < region.height; y += 1) {
     alpha.data.set(
-      cropped.data.subarray(y * crop.width, (y + 1) * crop.width),
-      (crop.top + y) * image.width + crop.left,
+      refined.data.subarray(y * region.width, (y + 1) * region.width),
+      (region.top + y) * image.width + region.left,
     );
   }
-  return { alpha, confidence: decisiveShare(coarse) };
+  return { alpha, confidence: matteConfidence(wide, close, fused, cells) };
 }
 
 /** Margin around the product's region in which its edges are refined. */
@@ -209,7 +395,8 @@ export function cutoutFromMatte(image: RgbImage, matte: FloatPlane): ProductCuto
 export function refineCutout(
   image: RgbImage,
   coarseMap: FloatPlane,
+  closeUp?: CloseUp,
 ): { cutout: ProductCutout; matte: ProductMatte | undefined } {
-  const matte = productMatte(image, coarseMap);
+  const matte = productMatte(image, coarseMap, closeUp);
   return { cutout: matte ? cutoutFromMatte(image, matte.alpha) : wholePhoto(image), matte };
 }

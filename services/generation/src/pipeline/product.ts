@@ -3,7 +3,7 @@ import { asBuffer, pixelThread } from '../imaging/pixel-thread';
 import type { FloatPlane } from '../imaging/raster';
 import { segmentProduct } from '../imaging/segment';
 import type { InferenceModel } from '../models/runtime';
-import type { ProductCutout, ProductMatte } from './cutout';
+import { closeUpRegion, type ProductCutout, type ProductMatte } from './cutout';
 
 export type { Box, ProductCutout, ProductMatte } from './cutout';
 
@@ -14,13 +14,17 @@ export interface SegmentedProduct {
 }
 
 /**
- * Segments the product and refines the matte at full resolution: specks removed, edges snapped to the photo's
- * edges (guided filter), faint haze of the old background cleared, edge colours freed of the old background. Solid
- * product pixels are copied unchanged. The model runs on the inference thread, the refinement on the pixel thread.
+ * Segments the product in two looks and refines the matte at full resolution. U²-Net small sees the whole photo at
+ * 320², then, when the product fills little of the frame, a close-up of the product's region (its thin parts and
+ * edges at a higher resolution); the pixel thread fuses the two, refines them by colour models, keeps every
+ * significant product region, fills holes and snaps the edges to the photo's (guided filter), then frees the edge
+ * colours of the old background. Solid product pixels are copied unchanged. The model runs on the inference thread.
  */
 export async function cutOutProduct(model: InferenceModel, image: RgbImage): Promise<SegmentedProduct> {
   const coarse = await segmentProduct(model, image);
-  const { cutout, matte } = await pixelThread.run('refineCutout', [image, coarse]);
+  const region = closeUpRegion(coarse, image.width, image.height);
+  const closeUp = region && { region, map: await segmentProduct(model, image, region) };
+  const { cutout, matte } = await pixelThread.run('refineCutout', [image, coarse, closeUp]);
   return { cutout: { ...cutout, rgba: asBuffer(cutout.rgba) }, matte };
 }
 

@@ -1,0 +1,199 @@
+import { catalogueMask } from '../src/bench/segmentation-set';
+import { maskIoU } from '../src/bench/segmentation-score';
+import type { RgbImage } from '../src/imaging/decode';
+import { colourLikelihood, fillHoles, fitColourModel, labelRegions } from '../src/imaging/matte';
+import { resampleRgbWindow, resampleWindow, type FloatPlane } from '../src/imaging/raster';
+import { closeUpRegion, colourRefine, productCells, productMatte } from '../src/pipeline/cutout';
+
+/** A binary mask from rows of text: '#' set, '.' unset. */
+function mask(rows: string[]): { data: Uint8Array; width: number; height: number } {
+  const width = rows[0]!.length;
+  const data = new Uint8Array(width * rows.length);
+  rows.forEach((row, y) => [...row].forEach((cell, x) => (data[y * width + x] = cell === '#' ? 1 : 0)));
+  return { data, width, height: rows.length };
+}
+
+function floatPlane(width: number, height: number, value: (x: number, y: number) => number): FloatPlane {
+  const data = new Float32Array(width * height);
+  for (let y = 0; y < height; y += 1) for (let x = 0; x < width; x += 1) data[y * width + x] = value(x, y);
+  return { data, width, height };
+}
+
+/** A photo painted cell by cell (RGB 0..255). */
+function photo(width: number, height: number, paint: (x: number, y: number) => [number, number, number]): RgbImage {
+  const data = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y += 1) for (let x = 0; x < width; x += 1) data.set(paint(x, y), (y * width + x) * 3);
+  return { data, width, height };
+}
+
+const inside = (x: number, y: number, left: number, top: number, right: number, bottom: number) =>
+  x >= left && x < right && y >= top && y < bottom;
+
+describe('mask regions and holes', () => {
+  test('regions are labelled 4-connected with their sizes', () => {
+    const { data, width } = mask(['##..#', '#...#', '....#', '.#..#']);
+    const { labels, sizes } = labelRegions(data, width);
+    expect([...sizes].sort()).toEqual([1, 3, 4]);
+    expect(labels[0]).toBe(labels[5]);
+    expect(labels[2]).toBe(-1);
+  });
+
+  test('an enclosed hole is filled, a loop open to the frame is not, and a large hole stays when capped', () => {
+    const ring = mask(['.......', '.#####.', '.#...#.', '.#...#.', '.#####.', '.......']);
+    expect([...fillHoles(ring.data, ring.width, ring.height)].slice(2 * 7 + 2, 2 * 7 + 5)).toEqual([1, 1, 1]);
+    expect([...fillHoles(ring.data, ring.width, ring.height, 0.2)]).toEqual([...ring.data]);
+    const open = mask(['.......', '.#####.', '.#.....', '.#.....', '.#####.', '.......']);
+    expect([...fillHoles(open.data, open.width, open.height)]).toEqual([...open.data]);
+  });
+});
+
+describe('colour models', () => {
+  const samples = (colour: [number, number, number], count: number, spread: number) => {
+    const out = new Float32Array(count * 3);
+    for (let k = 0; k < count; k += 1)
+      for (let c = 0; c < 3; c += 1) out[k * 3 + c] = colour[c]! + spread * Math.sin(k * (c + 1.7));
+    return out;
+  };
+
+  test('a colour is likelier under the model learnt from its own kind', () => {
+    const red = fitColourModel(samples([0.8, 0.1, 0.1], 500, 0.05));
+    const grass = fitColourModel(samples([0.2, 0.6, 0.15], 500, 0.08));
+    expect(colourLikelihood(red, 0.78, 0.12, 0.1)).toBeGreaterThan(100 * colourLikelihood(grass, 0.78, 0.12, 0.1));
+    expect(colourLikelihood(grass, 0.22, 0.55, 0.2)).toBeGreaterThan(100 * colourLikelihood(red, 0.22, 0.55, 0.2));
+  });
+
+  test('the fit is deterministic', () => {
+    const colours = samples([0.5, 0.5, 0.5], 300, 0.2);
+    expect(fitColourModel(colours)).toEqual(fitColourModel(colours));
+  });
+});
+
+describe('colour refinement and the product cells', () => {
+  // A white jar with a salient wooden lid on grass: the segmenter is sure of the lid, unsure of the white body, and
+  // wrongly half-sure of a grass patch touching the jar.
+  const width = 60;
+  const height = 60;
+  const lid = (x: number, y: number) => inside(x, y, 20, 10, 40, 18);
+  const body = (x: number, y: number) => inside(x, y, 20, 18, 40, 50);
+  const touching = (x: number, y: number) => inside(x, y, 40, 30, 48, 50);
+  const colours = new Float32Array(width * height * 3);
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      const wobble = 0.03 * Math.sin(x * 1.3 + y * 0.7);
+      const colour = lid(x, y) ? [0.55, 0.35, 0.2] : body(x, y) ? [0.93, 0.93, 0.9] : [0.25, 0.55, 0.2];
+      colour.forEach((value, c) => (colours[(y * width + x) * 3 + c] = value + wobble));
+    }
+  }
+  // Some white cells in the sure product (a label on the lid) so the product's colour model knows white.
+  const prior = floatPlane(width, height, (x, y) =>
+    lid(x, y) || inside(x, y, 28, 18, 32, 24) ? 0.95 : body(x, y) ? 0.3 : touching(x, y) ? 0.7 : 0.02,
+  );
+  for (let y = 18; y < 24; y += 1) for (let x = 28; x < 32; x += 1) colours.set([0.93, 0.93, 0.9], (y * width + x) * 3);
+
+  test('the white body is recovered and the grass that touches the product is dropped', () => {
+    const belief = colourRefine(colours, prior);
+    const at = (x: number, y: number) => belief.data[y * width + x]!;
+    expect(at(30, 35)).toBeGreaterThan(0.5);
+    expect(at(44, 40)).toBeLessThan(0.5);
+    expect(at(5, 5)).toBeLessThan(0.1);
+    const { mask: cells } = productCells(belief, prior);
+    let body = 0;
+    for (let y = 20; y < 48; y += 1) for (let x = 22; x < 38; x += 1) body += cells[y * width + x]!;
+    expect(body).toBe(28 * 16);
+  });
+
+  test('every item of a row is kept, colour-alike background the segmenter never marked is not', () => {
+    const items = [5, 25, 45];
+    const salient = floatPlane(70, 30, (x, y) =>
+      items.some((left) => inside(x, y, left, 10, left + 12, 22)) ? 0.9 : 0,
+    );
+    // The belief also marks a lookalike patch at the bottom left that the segmenter gave nothing.
+    const belief = floatPlane(70, 30, (x, y) =>
+      salient.data[y * 70 + x]! > 0 || inside(x, y, 0, 25, 10, 30) ? 0.9 : 0,
+    );
+    const { mask: cells, regions } = productCells(belief, salient);
+    expect(regions).toBe(3);
+    for (const left of items) expect(cells[15 * 70 + left + 6]).toBe(1);
+    expect(cells[28 * 70 + 3]).toBe(0);
+  });
+});
+
+describe('the product matte', () => {
+  // A 400×300 photo: a two-tone product (a dark body, a pale cap) on a textured floor.
+  const image = photo(400, 300, (x, y) => {
+    if (inside(x, y, 150, 80, 250, 110)) return [235, 230, 220];
+    if (inside(x, y, 150, 110, 250, 240)) return [60, 40, 120];
+    const texture = ((x * 7 + y * 13) % 23) * 2;
+    return [150 + texture, 120 + texture, 90];
+  });
+  const truth = new Uint8Array(400 * 300);
+  for (let y = 0; y < 300; y += 1)
+    for (let x = 0; x < 400; x += 1) truth[y * 400 + x] = inside(x, y, 150, 80, 250, 240) ? 1 : 0;
+  // The segmenter's coarse map: the product, softened, with the pale cap only half seen.
+  const coarse = floatPlane(320, 320, (x, y) => {
+    const px = (x + 0.5) * (400 / 320);
+    const py = (y + 0.5) * (300 / 320);
+    if (inside(px, py, 150, 80, 250, 110)) return 0.45;
+    return inside(px, py, 150, 110, 250, 240) ? 0.97 : 0.02;
+  });
+
+  test('the close-up region holds the product with a margin', () => {
+    const region = closeUpRegion(coarse, 400, 300)!;
+    expect(region.left).toBeLessThan(150);
+    expect(region.left + region.width).toBeGreaterThan(250);
+    expect(region.top).toBeLessThan(110);
+    expect(region.width * region.height).toBeLessThan(0.7 * 400 * 300);
+    expect(
+      closeUpRegion(
+        floatPlane(320, 320, () => 0.9),
+        400,
+        300,
+      ),
+    ).toBeUndefined();
+  });
+
+  test('matches the product, its half-seen cap included, with a confident score', () => {
+    const region = closeUpRegion(coarse, 400, 300)!;
+    const window = {
+      left: region.left * 0.8,
+      top: (region.top * 320) / 300,
+      width: region.width * 0.8,
+      height: (region.height * 320) / 300,
+    };
+    const closeUp = { region, map: resampleWindow(coarse, window, 320, 320) };
+    const matte = productMatte(image, coarse, closeUp)!;
+    const predicted = Uint8Array.from(matte.alpha.data, (a) => (a >= 0.5 ? 1 : 0));
+    expect(maskIoU(predicted, truth)).toBeGreaterThan(0.95);
+    expect(matte.confidence).toBeGreaterThan(0.6);
+  });
+
+  test('a fragmented, undecided map scores a lower confidence than a clean one', () => {
+    const clean = productMatte(image, coarse)!;
+    const scattered = floatPlane(320, 320, (x, y) =>
+      ((x >> 3) + (y >> 3)) % 3 === 0 && x > 100 && x < 220 ? 0.6 : 0.3,
+    );
+    const fragmented = productMatte(image, scattered);
+    expect(fragmented === undefined || fragmented.confidence < clean.confidence - 0.2).toBe(true);
+  });
+
+  test('the area sampler averages the cells it covers', () => {
+    const rgb = new Uint8Array([0, 0, 0, 255, 255, 255, 0, 0, 0, 255, 255, 255]);
+    expect([...resampleRgbWindow(rgb, 2, { left: 0, top: 0, width: 2, height: 2 }, 1, 1)]).toEqual([0.5, 0.5, 0.5]);
+  });
+});
+
+describe('benchmark labels', () => {
+  test('a product on a lit backdrop is masked exactly, its cast shadow left out', () => {
+    const image = photo(200, 160, (x, y) => {
+      const backdrop = 225 + Math.round((x / 200) * 20 - (y / 160) * 10);
+      if (inside(x, y, 60, 40, 140, 120)) return [30, 30, 35];
+      if (inside(x, y, 140, 60, 165, 125))
+        return [backdrop * 0.75, backdrop * 0.75, backdrop * 0.75].map(Math.round) as [number, number, number];
+      return [backdrop, backdrop, backdrop - 3];
+    });
+    const exact = Uint8Array.from({ length: 200 * 160 }, (_, k) =>
+      inside(k % 200, Math.floor(k / 200), 60, 40, 140, 120) ? 1 : 0,
+    );
+    expect(maskIoU(catalogueMask(image, { threshold: 30, castShadow: true }), exact)).toBe(1);
+  });
+});
