@@ -119,8 +119,10 @@ export class RenderWorker {
         return;
       }
 
-      // The upscale runs on the inference thread while this thread makes the backdrops and base images.
-      const upscaling = rendering(() => studio.upscale(product, times));
+      // The upscale runs on the inference thread while this thread makes the backdrops and base images; it is
+      // sized for the largest layout among the images still to make.
+      const recipes = open.flatMap((variation) => styleRecipeSchema.safeParse(variation.recipe).data ?? []);
+      const upscaling = rendering(() => studio.upscale(product, times, recipes));
       upscaling.catch(() => undefined);
       const backdrops = new Map<number, Backdrop>();
       for (const variation of open) {

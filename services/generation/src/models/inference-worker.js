@@ -10,7 +10,13 @@ const sessions = new Map();
 function sessionFor(file) {
   let session = sessions.get(file);
   if (!session) {
-    session = ort.InferenceSession.create(file, { graphOptimizationLevel: 'all' });
+    session = ort.InferenceSession.create(file, {
+      graphOptimizationLevel: 'all',
+      // Idle intra-op threads sleep instead of spinning: on 2 cores a spinning thread takes the core that libvips
+      // and the pixel thread need for the images composed while the upscaler runs (measured on a busy machine:
+      // 5.8 instead of 6.2 s of CPU for a 460² crop, and no slower).
+      extra: { session: { intra_op: { allow_spinning: '0' } } },
+    });
     session.catch(() => sessions.delete(file));
     sessions.set(file, session);
   }
