@@ -1,10 +1,16 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { parseRoutesManifest, ROUTE_TABLE, type RouteEntry } from '../../packages/mf-shared/src/routes';
 import { collectPageProblems, launchBrowser, waitForReactElement } from '../support/browser';
-import { signInWithDevIdentity, startPlatformProcess, type PlatformProcess } from '../support/platform-process';
+import {
+  repoRoot,
+  signInWithDevIdentity,
+  startPlatformProcess,
+  type PlatformProcess,
+} from '../support/platform-process';
 
 // The public site as search engines and visitors get it, against the platform as `npm start` runs it: every route
 // of the route table in Chromium with JavaScript off (the raw HTML carries the page), then with JavaScript on
@@ -141,6 +147,20 @@ describe('with JavaScript off', () => {
     const scriptAnswer = await fetch(`${platform.webUrl}${script}`, { headers: { 'accept-encoding': 'gzip' } });
     expect(scriptAnswer.headers.get('content-encoding')).toBe('gzip');
     expect(scriptAnswer.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const gzipText = await scriptAnswer.text();
+
+    // A browser that takes brotli gets the build's own brotli copy (highest level, made once at build time): the
+    // same script, a smaller answer than on-the-fly compression at its fast level makes.
+    const brotliAnswer = await fetch(`${platform.webUrl}${script}`, { headers: { 'accept-encoding': 'br, gzip' } });
+    expect(brotliAnswer.headers.get('content-encoding')).toBe('br');
+    expect(brotliAnswer.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(brotliAnswer.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(brotliAnswer.headers.get('vary')).toMatch(/accept-encoding/i);
+    expect(await brotliAnswer.text()).toBe(gzipText);
+    const copy = await readFile(path.join(repoRoot, 'shell', 'dist', `${script!.slice(1)}.br`));
+    expect(copy.length).toBeLessThan(
+      brotliCompressSync(Buffer.from(gzipText), { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } }).length,
+    );
   });
 });
 

@@ -3,7 +3,13 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import compression from 'compression';
 import express, { type Express } from 'express';
-import { readFileOrNull, servePageDocuments, setCacheHeaders, TOOL_PATHS } from '@productgen/web-host';
+import {
+  readFileOrNull,
+  servePageDocuments,
+  serveStaticFiles,
+  setCacheHeaders,
+  TOOL_PATHS,
+} from '@productgen/web-host';
 
 /**
  * The static web origin of embedded mode: the shell at `/`, every microfrontend under a versioned path, and the
@@ -113,8 +119,7 @@ export function createWebApp(options: WebAppOptions): Express {
   });
   app.use(
     '/mfe',
-    express.static(path.join(options.webRoot, 'mfe'), {
-      index: false,
+    serveStaticFiles(path.join(options.webRoot, 'mfe'), {
       setHeaders: (res, filePath) => {
         setCacheHeaders(res, filePath);
         // A worker started by a cross-origin isolated tool page must itself be served with COEP, or Chromium
@@ -123,7 +128,7 @@ export function createWebApp(options: WebAppOptions): Express {
       },
     }),
   );
-  app.use(express.static(options.shellDistDir, { index: false, setHeaders: setCacheHeaders }));
+  app.use(serveStaticFiles(options.shellDistDir, { setHeaders: setCacheHeaders }));
   // sitemap.xml, robots.txt and every page path: the same page documents as distributed mode's shell host, read
   // from the published microfrontend folders here.
   servePageDocuments(

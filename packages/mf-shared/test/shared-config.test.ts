@@ -6,6 +6,7 @@ const DEPENDENCIES = {
   'react-dom': '^19.3.1',
   'react-router': '^7.18.5',
   'single-spa': '^6.0.3',
+  'single-spa-react': '^6.0.2',
 };
 
 describe('module-federation shared config', () => {
@@ -16,10 +17,12 @@ describe('module-federation shared config', () => {
       'react',
       'react-dom',
       'react-dom/client',
-      'react-router',
       'react/jsx-runtime',
       'single-spa',
+      'single-spa-react',
     ]);
+    // Not shared: each app bundles only the router parts it uses.
+    expect(shared).not.toHaveProperty('react-router');
     expect(shared['react/jsx-runtime']).toEqual({ singleton: true, requiredVersion: '^19.3.1' });
     expect(shared['react-dom/client']).toEqual({ singleton: true, requiredVersion: '^19.3.1' });
     expect(shared['@productgen/platform-client']).toEqual({ singleton: true, requiredVersion: '0.1.0' });
@@ -27,9 +30,9 @@ describe('module-federation shared config', () => {
   });
 
   it('refuses an app that does not declare a singleton', () => {
-    const { 'react-router': _omitted, ...withoutRouter } = DEPENDENCIES;
-    expect(() => makeSharedConfig({ name: '@productgen/mfe-x', dependencies: withoutRouter })).toThrow(
-      '@productgen/mfe-x: package.json must list "react-router" in dependencies (shared singleton "react-router")',
+    const { 'single-spa': _omitted, ...withoutSingleSpa } = DEPENDENCIES;
+    expect(() => makeSharedConfig({ name: '@productgen/mfe-x', dependencies: withoutSingleSpa })).toThrow(
+      '@productgen/mfe-x: package.json must list "single-spa" in dependencies (shared singleton "single-spa")',
     );
   });
 

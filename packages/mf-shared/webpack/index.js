@@ -5,11 +5,17 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
+const zlib = require('node:zlib');
+const CompressionPlugin = require('compression-webpack-plugin');
 const { ModuleFederationPlugin } = require('@module-federation/enhanced/webpack');
 const HtmlWebpackPlugin = require('html-webpack-plugin');
 const { SINGLETONS, makeSharedConfig } = require('./shared');
 
-/** Transpiles TypeScript/TSX (our sources and the workspace packages' sources) with swc, React automatic runtime. */
+/**
+ * Transpiles TypeScript/TSX (our sources and the workspace packages' sources) with swc, React automatic runtime.
+ * The repository's .swcrc compiles Node code to CommonJS; it is ignored here so webpack receives ES modules and
+ * can tree-shake and concatenate them (CommonJS output kept every ui-kit component in every bundle).
+ */
 function swcRule() {
   return {
     test: /\.[cm]?tsx?$/,
@@ -17,6 +23,7 @@ function swcRule() {
     use: {
       loader: require.resolve('swc-loader'),
       options: {
+        swcrc: false,
         jsc: {
           parser: { syntax: 'typescript', tsx: true },
           target: 'es2022',
@@ -30,11 +37,13 @@ function swcRule() {
 /**
  * css-loader for an app: `*.module.css` become CSS Modules (default-import friendly) whose class names start with
  * the app's name. A prerender build of the same sources uses the same options, so its class names match.
+ * CSS source maps are off unless asked for: style-loader would ship them inside the JavaScript bundles.
  */
-function cssLoader(name) {
+function cssLoader(name, { sourceMap = false } = {}) {
   return {
     loader: require.resolve('css-loader'),
     options: {
+      sourceMap,
       modules: {
         auto: true,
         namedExport: false,
@@ -46,7 +55,7 @@ function cssLoader(name) {
 }
 
 /** CSS is injected by the app's code; other CSS (design tokens) is injected as is. */
-function cssRule(name) {
+function cssRule(name, mode) {
   return {
     test: /\.css$/,
     use: [
@@ -55,7 +64,7 @@ function cssRule(name) {
         // The attribute lets an app detach its own style tags when single-spa unmounts it (see scopeStyles).
         options: { attributes: { 'data-mfe-styles': name } },
       },
-      cssLoader(name),
+      cssLoader(name, { sourceMap: mode !== 'production' }),
     ],
   };
 }
@@ -66,6 +75,41 @@ function cssRule(name) {
  * depth), which throws on `[contenthash]` (module-federation/core#5077). Until the hash is known the same
  * name without the hash answers that question; every emitted file still carries its hash.
  */
+/**
+ * react-router 7 exports only its development build (remix-run/react-router#12532: dev warnings, larger); a
+ * production bundle takes the production build that ships beside it, same API.
+ */
+function productionAliases() {
+  const developmentEntry = require.resolve('react-router', { paths: [__dirname] });
+  return { 'react-router$': path.join(developmentEntry, '../../production/index.mjs') };
+}
+
+/**
+ * One module-federation runtime per page: the shell provides its runtime core to the remotes, whose production
+ * builds leave theirs out (about 10 KB compressed each). A remote therefore runs only under a shell built with
+ * the same @module-federation version, which the one config here guarantees; `npm start` of a remote (the dev
+ * server, the app alone on its page) keeps its own runtime.
+ */
+function federationRuntime(isHost, mode) {
+  if (isHost) return { provideExternalRuntime: true };
+  return mode === 'production' ? { externalRuntime: true } : {};
+}
+
+/**
+ * `<file>.br` beside every built script, style sheet and manifest: brotli at its highest quality, made once here
+ * because the web origins can only afford a fast level per request (packages/web-host serveStaticFiles).
+ */
+function brotliCopies() {
+  return new CompressionPlugin({
+    filename: '[path][base].br',
+    algorithm: 'brotliCompress',
+    test: /\.(js|css|json)$/,
+    compressionOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY } },
+    threshold: 1024,
+    minRatio: 0.9,
+  });
+}
+
 function hashedEntryFilename(pathData) {
   return pathData.chunk && pathData.chunk.contentHash && pathData.chunk.contentHash.javascript
     ? '[name].[contenthash].js'
@@ -120,11 +164,12 @@ function makeWebpackConfig(options) {
       },
       resolve: {
         extensions: ['.tsx', '.ts', '.mjs', '.js', '.json'],
+        alias: mode === 'production' ? productionAliases() : {},
         // Workspace packages resolve to their TypeScript sources: no package build needed before an app build.
         conditionNames: ['@productgen/source', 'webpack', mode, 'browser', 'import', 'module', 'require', 'default'],
       },
       module: {
-        rules: [swcRule(), cssRule(name), { test: /\.(png|jpe?g|gif|webp|svg)$/i, type: 'asset/resource' }],
+        rules: [swcRule(), cssRule(name, mode), { test: /\.(png|jpe?g|gif|webp|svg)$/i, type: 'asset/resource' }],
       },
       plugins: [
         new ModuleFederationPlugin({
@@ -134,7 +179,12 @@ function makeWebpackConfig(options) {
           shareStrategy: 'loaded-first',
           manifest: true,
           dts: false,
-          experiments: { asyncStartup: true },
+          experiments: {
+            asyncStartup: true,
+            // Browser-only builds leave out the runtime's Node script loader; a remote loads no remotes itself.
+            optimization: isHost ? { target: 'web' } : { target: 'web', disableRemote: true },
+            ...federationRuntime(isHost, mode),
+          },
         }),
         new HtmlWebpackPlugin({
           ...templateOptions,
@@ -146,6 +196,7 @@ function makeWebpackConfig(options) {
           // Only the page entry: the federation container (remoteEntry.js) is for hosts, not for this page.
           chunks: ['main'],
         }),
+        ...(mode === 'production' ? [brotliCopies()] : []),
         ...(extraPlugins ? extraPlugins(mode) : []),
       ],
       performance: { hints: false },

@@ -2,11 +2,12 @@ import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import compression from 'compression';
-import express, { type Express } from 'express';
+import type { Express } from 'express';
 import { createHttpApp, type Logger } from '@productgen/service-kit';
 import { trackingScriptsOf, type MicrofrontendHostConfig, type ShellHostConfig } from './config';
 import { setCacheHeaders } from './headers';
 import { readFileOrNull, servePageDocuments } from './page-documents';
+import { serveStaticFiles } from './static-files';
 
 /** The path a microfrontend version is served at, on its own host and through the shell host alike. */
 export function versionedPath(name: string, version: string): string {
@@ -34,8 +35,7 @@ export function createMicrofrontendHost(config: MicrofrontendHostConfig, logger:
   app.use(compression());
   app.use(
     versionedPath(config.MFE_NAME, config.MFE_VERSION),
-    express.static(config.STATIC_DIR, {
-      index: false,
+    serveStaticFiles(config.STATIC_DIR, {
       setHeaders: (res, filePath) => {
         setCacheHeaders(res, filePath);
         // The shell's tool pages are cross-origin isolated (require-corp): they may load these files, and a worker
@@ -108,7 +108,7 @@ export function createShellHost(config: ShellHostConfig, logger: Logger): Expres
     });
   }
 
-  app.use(express.static(config.STATIC_DIR, { index: false, setHeaders: setCacheHeaders }));
+  app.use(serveStaticFiles(config.STATIC_DIR, { setHeaders: setCacheHeaders }));
   // The same page documents as embedded mode's web server: the prerendered parts come from the published
   // microfrontend version, through its host.
   servePageDocuments(

@@ -1,5 +1,6 @@
 export { createMicrofrontendHost, createShellHost, versionedPath } from './app';
 export { setCacheHeaders, setIsolationHeaders } from './headers';
+export { serveStaticFiles, type StaticFilesOptions } from './static-files';
 export {
   createPageDocuments,
   servePageDocuments,

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync } from 'node:zlib';
 import { createLogger } from '@productgen/service-kit';
 import { ROUTE_TABLE } from '../../mf-shared/src/routes';
 import {
@@ -25,7 +26,10 @@ async function listen(app: http.RequestListener): Promise<string> {
 
 let root: string;
 let shellUrl: string;
+let mfeUrl: string;
 let registryFile: string;
+/** A built chunk big enough to compress, with the brotli copy the build writes beside it. */
+const CHUNK = `export const words = ${JSON.stringify('hashed chunk '.repeat(200))};\n`;
 
 beforeAll(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), 'web-host-'));
@@ -35,6 +39,8 @@ beforeAll(async () => {
   await mkdir(shellDist, { recursive: true });
   await writeFile(path.join(mfeDist, 'mf-manifest.json'), '{"name":"mfe_create"}');
   await writeFile(path.join(mfeDist, 'main.0123456789abcdef01.js'), 'export {}');
+  await writeFile(path.join(mfeDist, 'chunk.0123456789abcdef01.js'), CHUNK);
+  await writeFile(path.join(mfeDist, 'chunk.0123456789abcdef01.js.br'), brotliCompressSync(CHUNK));
   await writeFile(path.join(shellDist, 'index.html'), '<!doctype html><title>shell</title>');
   registryFile = path.join(root, 'remotes.json');
   await writeFile(registryFile, JSON.stringify({ mfe_create: '/mfe/create/1.0.0/mf-manifest.json' }));
@@ -45,7 +51,7 @@ beforeAll(async () => {
     MFE_NAME: 'create',
     MFE_VERSION: '1.0.0',
   });
-  const mfeUrl = await listen(createMicrofrontendHost(mfeConfig, logger));
+  mfeUrl = await listen(createMicrofrontendHost(mfeConfig, logger));
   const shellConfig = shellHostConfigSchema.parse({
     WEB_HOST_ROLE: 'shell',
     STATIC_DIR: shellDist,
@@ -73,6 +79,26 @@ test('the shell host forwards a microfrontend version to its host with the cache
   expect(chunk.headers.get('cross-origin-embedder-policy')).toBe('require-corp');
   // A version this host does not serve is not found, not some other version.
   expect((await fetch(`${shellUrl}/mfe/create/2.0.0/mf-manifest.json`)).status).toBe(404);
+});
+
+test("a browser that takes brotli gets the build's brotli copy, with the headers of the file it asked for", async () => {
+  const chunkUrl = `${mfeUrl}/mfe/create/1.0.0/chunk.0123456789abcdef01.js`;
+  const brotli = await fetch(chunkUrl, { headers: { 'accept-encoding': 'gzip, br' } });
+  expect(brotli.status).toBe(200);
+  expect(brotli.headers.get('content-encoding')).toBe('br');
+  expect(brotli.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+  expect(brotli.headers.get('vary')).toMatch(/accept-encoding/i);
+  expect(brotli.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+  expect(brotli.headers.get('cross-origin-embedder-policy')).toBe('require-corp');
+  expect(await brotli.text()).toBe(CHUNK);
+
+  // Without brotli: the file itself, compressed on the fly.
+  const gzip = await fetch(chunkUrl, { headers: { 'accept-encoding': 'gzip' } });
+  expect(gzip.headers.get('content-encoding')).toBe('gzip');
+  expect(gzip.headers.get('content-type')).toBe(brotli.headers.get('content-type'));
+  expect(await gzip.text()).toBe(CHUNK);
+  // A file without a copy is still not found.
+  expect((await fetch(`${mfeUrl}/mfe/create/1.0.0/missing.0123456789abcdef01.js`)).status).toBe(404);
 });
 
 test('changing the one registry entry is seen on the next request', async () => {

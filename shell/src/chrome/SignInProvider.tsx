@@ -1,9 +1,11 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { usePlatformClient } from '@productgen/platform-client';
 import { onSignInRequest } from '@productgen/mf-shared';
 import { requestGoogleAccessToken } from '../google-identity';
-import { DevSignInDialog } from './DevSignInDialog';
 import { useShellConfig } from './shell-config';
+
+// Development only (never offered in production): its code, and the modal's, load when it first opens.
+const DevSignInDialog = lazy(() => import('./DevSignInDialog').then((module) => ({ default: module.DevSignInDialog })));
 
 /**
  * Answers every "sign in" request of the page (top bar, /login, landing page CTAs): Google's token flow,
@@ -14,11 +16,13 @@ export function SignInProvider({ children }: { children?: ReactNode }) {
   const config = useShellConfig();
   const client = usePlatformClient();
   const [devDialogOpen, setDevDialogOpen] = useState(false);
+  const [devDialogUsed, setDevDialogUsed] = useState(false);
 
   useEffect(
     () =>
       onSignInRequest(() => {
         if (config.devIdentityProvider) {
+          setDevDialogUsed(true);
           setDevDialogOpen(true);
           return;
         }
@@ -32,8 +36,14 @@ export function SignInProvider({ children }: { children?: ReactNode }) {
   return (
     <>
       {children}
-      {config.devIdentityProvider && (
-        <DevSignInDialog open={devDialogOpen} onClose={() => setDevDialogOpen(false)} apiBaseUrl={config.apiBaseUrl} />
+      {config.devIdentityProvider && devDialogUsed && (
+        <Suspense fallback={null}>
+          <DevSignInDialog
+            open={devDialogOpen}
+            onClose={() => setDevDialogOpen(false)}
+            apiBaseUrl={config.apiBaseUrl}
+          />
+        </Suspense>
       )}
     </>
   );
