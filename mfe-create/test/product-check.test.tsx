@@ -1,7 +1,8 @@
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { base64FromBytes, bytesFromBase64, decodeMaskPng, encodeMaskPng } from '../src/single/mask-png';
-import { BRUSH_HINT, LOCKED_NOTE, LOW_CONFIDENCE_MESSAGE, NAME_REQUIRED_MESSAGE } from '../src/single/ProductCheck';
+import { BRUSH_HINT, LOW_CONFIDENCE_MESSAGE } from '../src/single/CutoutStage';
+import { LOCKED_NOTE, NAME_REQUIRED_MESSAGE } from '../src/single/ProductCheck';
 import { ANALYSIS, advance, photoFile, renderCreate, requestsTo, statusReply } from './support';
 
 // Issue 14: after analysis the seller checks the product's name, category and cut-out, and fixes them with the
@@ -106,7 +107,10 @@ describe('the product check after analysis', () => {
     const toggle = screen.getByRole('button', { name: 'Fix the cut-out' });
     expect(toggle).toHaveAttribute('aria-expanded', 'false');
     expect(screen.queryByText(LOW_CONFIDENCE_MESSAGE)).not.toBeInTheDocument();
+    // Folded away: the cut-out shows, the tools do not, and the picture cannot be painted.
+    expect(screen.getByRole('img', { name: "Your product's cut-out" })).toBeVisible();
     expect(screen.queryByRole('button', { name: 'Keep' })).not.toBeInTheDocument();
+    paint({ x: 0.5, y: 5.5 }, { x: 19.5, y: 5.5 });
 
     await user.click(toggle);
     expect(toggle).toHaveAttribute('aria-expanded', 'true');

@@ -1,7 +1,7 @@
 import clsx from 'clsx';
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { usePlatformClient, useSession, type ImageAnalysis } from '@productgen/platform-client';
+import { usePlatformClient, useSession } from '@productgen/platform-client';
 import { Button, ProgressBar, type Mask } from '@productgen/ui-kit';
 import { SaveStylePresetDialog } from '../preset/SaveStylePresetDialog';
 import { ErrorBox, SiteUrlTip, WatermarkNotice, apiMessage } from '../shared/messages';
@@ -10,6 +10,7 @@ import { isImageFile, resizeImageFile } from '../shared/resize';
 import { useCategories } from '../shared/useCategories';
 import surfaces from '../shared/surfaces.module.css';
 import { base64FromBytes, encodeMaskPng } from './mask-png';
+import { CutoutStage } from './CutoutStage';
 import { ProductCheck } from './ProductCheck';
 import { POLL_INTERVAL_MS, progressText } from './progress';
 import { ResultsPanel } from './ResultsPanel';
@@ -59,17 +60,8 @@ function usePresets(categoryId: string | null, enabled: boolean, version: number
   return load;
 }
 
-function EmptyStage({ analysis, count }: { analysis: Pick<ImageAnalysis, 'object'> | null; count: number }) {
-  if (analysis) {
-    return (
-      <div className={clsx(surfaces.stage, styles.empty)}>
-        <p className={surfaces.stageTitle}>Ready when you are</p>
-        <p className={surfaces.stageText}>
-          Press Create for {count} styled {count === 1 ? 'photo' : 'photos'} of your {analysis.object || 'product'}.
-        </p>
-      </div>
-    );
-  }
+/** Before analysis: what the screen is for. After it, the cut-out stage takes this place. */
+function EmptyStage() {
   return (
     <div className={clsx(surfaces.stage, styles.empty)}>
       <p className={surfaces.stageTitle}>Your product photos will appear here</p>
@@ -276,15 +268,11 @@ function SingleImageFlow() {
             )}
             {state.photo && state.analysis && state.edits && (
               <ProductCheck
-                key={state.analysis.generation_uuid}
-                photo={state.photo}
-                generationUuid={state.analysis.generation_uuid}
                 edits={state.edits}
                 categories={categories}
                 locked={state.createdFromPhoto || working}
                 onObject={(object) => dispatch({ type: 'objectEdited', object })}
                 onCategory={(category) => dispatch({ type: 'categoryEdited', category })}
-                onMask={(mask, edited) => (editedMask.current = edited ? mask : null)}
               />
             )}
             {!firstGeneration && (
@@ -362,8 +350,17 @@ function SingleImageFlow() {
                 {productName || 'product'}
               </p>
             </div>
+          ) : state.photo && state.analysis ? (
+            <CutoutStage
+              key={state.analysis.generation_uuid}
+              photo={state.photo}
+              generationUuid={state.analysis.generation_uuid}
+              productName={productName}
+              count={count}
+              onMask={(mask, edited) => (editedMask.current = edited ? mask : null)}
+            />
           ) : (
-            <EmptyStage analysis={state.analysis && { object: productName }} count={count} />
+            <EmptyStage />
           )}
         </section>
       </div>

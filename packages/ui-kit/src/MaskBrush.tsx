@@ -26,6 +26,8 @@ export interface MaskBrushProps {
   /** After every stroke, undo and reset: the brush's current mask and whether it differs from `initial`. */
   onChange?: (mask: Mask, edited: boolean) => void;
   disabled?: boolean;
+  /** Only shows the cut-out: no tools, no painting (a brush folded away keeps its strokes and history). */
+  readOnly?: boolean;
   /** Accessible name of the picture. */
   label?: string;
   className?: string;
@@ -39,7 +41,15 @@ function context2d(canvas: HTMLCanvasElement | null): CanvasRenderingContext2D |
  * A Keep / Remove brush over a mask (mouse, pen and touch through pointer events), with brush sizes, undo and reset.
  * Every control is a named button in the tab order; the picture itself is painted with a pointer.
  */
-export function MaskBrush({ photo, initial, onChange, disabled = false, label, className }: MaskBrushProps) {
+export function MaskBrush({
+  photo,
+  initial,
+  onChange,
+  disabled = false,
+  readOnly = false,
+  label,
+  className,
+}: MaskBrushProps) {
   const { width, height } = initial;
   const [mode, setMode] = useState<BrushMode>('keep');
   const [size, setSize] = useState<BrushSizeId>('medium');
@@ -146,7 +156,7 @@ export function MaskBrush({ photo, initial, onChange, disabled = false, label, c
   }
 
   function startStroke(event: PointerEvent<HTMLCanvasElement>): void {
-    if (disabled || stroke.current || (event.pointerType === 'mouse' && event.button !== 0)) return;
+    if (disabled || readOnly || stroke.current || (event.pointerType === 'mouse' && event.button !== 0)) return;
     event.preventDefault();
     event.currentTarget.setPointerCapture?.(event.pointerId);
     undo.current = [...undo.current.slice(-(UNDO_DEPTH - 1)), copyMask(mask.current)];
@@ -178,7 +188,7 @@ export function MaskBrush({ photo, initial, onChange, disabled = false, label, c
 
   return (
     <div className={clsx(styles.brush, className)}>
-      <div className={styles.toolbar}>
+      <div className={styles.toolbar} hidden={readOnly}>
         <div role="group" aria-label="Brush" className={styles.group}>
           {(['keep', 'remove'] as const).map((option) => (
             <button
@@ -221,7 +231,7 @@ export function MaskBrush({ photo, initial, onChange, disabled = false, label, c
           ref={canvas}
           width={width}
           height={height}
-          className={clsx(styles.canvas, disabled && styles.canvasDisabled)}
+          className={clsx(styles.canvas, (disabled || readOnly) && styles.canvasDisabled)}
           role="img"
           aria-label={label ?? 'Cut-out'}
           data-brush={mode}
