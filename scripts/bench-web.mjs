@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // npm run bench:web: Lighthouse (mobile preset, simulated throttling) on the landing page, one category page and
-// /pricing of the platform as `npm start` runs it. Prints performance, LCP, CLS, SEO and accessibility per page and
-// the compressed JavaScript bytes the landing page downloads. Against BENCH_WEB_URL when set, otherwise it starts
-// the built platform (packages/devstack/dist/main.js) on free ports with a temporary data directory.
+// /pricing of the platform as `npm start` runs it. Prints performance, LCP, CLS, TBT, SEO and accessibility per
+// page and the compressed JavaScript bytes the landing page downloads. Against BENCH_WEB_URL when set, otherwise it
+// starts the built platform (packages/devstack/dist/main.js) on free ports with a temporary data directory.
 // Debian's Chromium is driven offline; nothing is downloaded. BENCH_WEB_REPORT_DIR=<dir> also writes each page's
 // full Lighthouse report (JSON) there.
 import { spawn } from 'node:child_process';
@@ -90,6 +90,8 @@ async function main() {
         performance: score('performance'),
         'LCP (s)': Number((lhr.audits['largest-contentful-paint'].numericValue / 1000).toFixed(2)),
         CLS: Number(lhr.audits['cumulative-layout-shift'].numericValue.toFixed(3)),
+        // Main-thread time blocked by long tasks: with simulated throttling, what the page's JavaScript costs.
+        'TBT (ms)': Math.round(lhr.audits['total-blocking-time'].numericValue),
         SEO: score('seo'),
         accessibility: score('accessibility'),
         'JS (KB, compressed)': Math.round(scriptBytes(lhr) / 1024),

@@ -1,7 +1,7 @@
 import { renderToString } from 'react-dom/server';
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
+import { StaticRouter } from 'react-router';
 import { createPlatformClient, PlatformProvider } from '@productgen/platform-client';
-import { appContainerId, describePageHead, mfeRouteTree, PAGE_JSON_LD_ID } from '@productgen/mf-shared';
+import { appContainerId, describePageHead, mfeRouteTree, PAGE_JSON_LD_ID, RouteTree } from '@productgen/mf-shared';
 import type { PageContent, SiteIndex, SiteRoute } from '../content/schema';
 import { ASSET_BASE_TOKEN, primeSiteData, SITE_DATA_ELEMENT_ID, type EmbeddedSiteData } from '../content/site-data';
 import { pageMetaOf } from '../pages/ContentPage';
@@ -31,14 +31,13 @@ export function scriptJson(value: unknown): string {
 /** The session of a prerendered page: nobody is signed in at build time. */
 const buildTimeClient = createPlatformClient({ apiBaseUrl: 'http://127.0.0.1', logger: { warn: () => {} } });
 
-async function renderBody(route: SiteRoute, index: SiteIndex): Promise<string> {
-  const handler = createStaticHandler(mfeRouteTree(routesFromManifest(index.routes)));
-  const context = await handler.query(new Request(new URL(route.path, index.siteUrl)));
-  if (context instanceof Response) throw new Error(`${route.path} answered a redirect while prerendering`);
-  const router = createStaticRouter(handler.dataRoutes, context);
+/** The app's tree as its client render makes it (mf-shared's MfeRoot), under a router fixed at the page's path. */
+function renderBody(route: SiteRoute, index: SiteIndex): string {
   return renderToString(
     <PlatformProvider client={buildTimeClient}>
-      <StaticRouterProvider router={router} context={context} hydrate={false} />
+      <StaticRouter location={route.path}>
+        <RouteTree routes={mfeRouteTree(routesFromManifest(index.routes))} />
+      </StaticRouter>
     </PlatformProvider>,
   );
 }
@@ -53,7 +52,7 @@ export async function prerenderPage(options: {
   const { route, page, index, productName, css } = options;
   const data: EmbeddedSiteData = { assetBase: ASSET_BASE_TOKEN, index, page };
   primeSiteData(data);
-  const rendered = await renderBody(route, index);
+  const rendered = renderBody(route, index);
   if (!rendered.includes('<h1')) throw new Error(`${route.path} rendered no main heading (did a page suspend?)`);
   // React emits preload links for high-priority images ahead of the markup; they belong in <head>, and the
   // container must hold only what the client's first render makes.

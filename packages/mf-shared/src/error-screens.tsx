@@ -1,5 +1,4 @@
-import { useEffect } from 'react';
-import { isRouteErrorResponse, useRouteError } from 'react-router';
+import { Component, useEffect, type ReactNode } from 'react';
 import styles from './error-screens.module.css';
 
 export function errorText(error: unknown): string {
@@ -25,22 +24,34 @@ export function OopsScreen({ error }: { error: unknown }) {
   );
 }
 
-/**
- * The router's error element: HTTP-like route errors (404 Not Found, 405 Method Not Allowed, 400 Bad Request)
- * get the router's default "Unexpected Application Error!" screen; thrown errors get the "Oops" page.
- */
-export function RouteErrorScreen() {
-  const error = useRouteError();
-  useEffect(() => {
-    if (isRouteErrorResponse(error)) document.title = 'Unexpected Application Error!';
-  }, [error]);
-  if (!isRouteErrorResponse(error)) return <OopsScreen error={error} />;
-  return (
-    <section className={styles.screen} role="alert">
-      <h1 className={styles.title}>Unexpected Application Error!</h1>
-      <h2 className={styles.status}>
-        {error.status} {error.statusText}
-      </h2>
-    </section>
-  );
+interface PageErrorBoundaryProps {
+  /** The page's path: going to another page clears a caught error, so that page renders again. */
+  pathname: string;
+  children?: ReactNode;
+}
+
+interface PageErrorBoundaryState {
+  pathname: string;
+  failed: boolean;
+  error: unknown;
+}
+
+/** An app's pages: one that throws while rendering shows the "Oops" page instead of leaving the app blank. */
+export class PageErrorBoundary extends Component<PageErrorBoundaryProps, PageErrorBoundaryState> {
+  override state: PageErrorBoundaryState = { pathname: this.props.pathname, failed: false, error: null };
+
+  static getDerivedStateFromProps(
+    props: PageErrorBoundaryProps,
+    state: PageErrorBoundaryState,
+  ): Partial<PageErrorBoundaryState> | null {
+    return props.pathname === state.pathname ? null : { pathname: props.pathname, failed: false, error: null };
+  }
+
+  static getDerivedStateFromError(error: unknown): Partial<PageErrorBoundaryState> {
+    return { failed: true, error };
+  }
+
+  override render() {
+    return this.state.failed ? <OopsScreen error={this.state.error} /> : this.props.children;
+  }
 }

@@ -10,8 +10,8 @@ export {
 } from './page-meta';
 export { usePageMeta } from './use-page-meta';
 export { withScopedStyles } from './scoped-styles';
-export { OopsScreen, RouteErrorScreen, errorText } from './error-screens';
-export { createMfeLifecycles, mfeRouteTree, routesFor, appContainerId, type MfeAppOptions } from './mfe-app';
+export { OopsScreen, errorText } from './error-screens';
+export { createMfeLifecycles, mfeRouteTree, RouteTree, routesFor, appContainerId, type MfeAppOptions } from './mfe-app';
 export { SIGN_IN_REQUEST_EVENT, requestSignIn, onSignInRequest } from './sign-in';
 export {
   ROUTE_TABLE,

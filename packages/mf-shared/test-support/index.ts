@@ -2,7 +2,7 @@
 // so components are tested with the client's true session logic and only the API answers are staged.
 import { createElement } from 'react';
 import { render, screen } from '@testing-library/react';
-import { MemoryRouter, useRoutes, type RouteObject } from 'react-router';
+import { MemoryRouter, type RouteObject } from 'react-router';
 import { createPlatformClient, PlatformProvider, type PlatformClient } from '@productgen/platform-client';
 import {
   clearAllCookies,
@@ -11,7 +11,7 @@ import {
   type RecordedRequest,
   type Reply,
 } from '@productgen/platform-client/test-support';
-import { mfeRouteTree } from '../src/mfe-app';
+import { mfeRouteTree, RouteTree } from '../src/mfe-app';
 import { routesOf, type MfeName } from '../src/routes';
 
 export type { FakeRoute, RecordedRequest, Reply };
@@ -51,10 +51,6 @@ export function fakeApiClient(
   const { fetchImpl, uploadImpl, requests } = fakeFetch(routes);
   const client = createPlatformClient({ apiBaseUrl: TEST_API, fetchImpl, uploadImpl, logger: { warn: () => {} } });
   return { client, requests };
-}
-
-function RouteTree({ routes }: { routes: RouteObject[] }) {
-  return useRoutes(routes);
 }
 
 /** Renders an app's route list at a path, inside a platform client provider (as the app's root does). */
