@@ -350,17 +350,21 @@ function SingleImageFlow() {
                 {productName || 'product'}
               </p>
             </div>
-          ) : state.photo && state.analysis ? (
-            <CutoutStage
-              key={state.analysis.generation_uuid}
-              photo={state.photo}
-              generationUuid={state.analysis.generation_uuid}
-              productName={productName}
-              count={count}
-              onMask={(mask, edited) => (editedMask.current = edited ? mask : null)}
-            />
           ) : (
-            <EmptyStage />
+            !(state.photo && state.analysis) && <EmptyStage />
+          )}
+          {/* Hidden, not gone, while a creation starts: if it is refused, the seller's strokes are still there. */}
+          {!hasImages && state.photo && state.analysis && (
+            <div hidden={working}>
+              <CutoutStage
+                key={state.analysis.generation_uuid}
+                photo={state.photo}
+                generationUuid={state.analysis.generation_uuid}
+                productName={productName}
+                count={count}
+                onMask={(mask, edited) => (editedMask.current = edited ? mask : null)}
+              />
+            </div>
           )}
         </section>
       </div>

@@ -65,6 +65,7 @@ export const NO_CUTOUT_MESSAGE = 'This photo has no cut-out to correct.';
 export const UNKNOWN_CATEGORY_MESSAGE = 'Please choose a category from the list.';
 export const MASK_NOT_PNG_MESSAGE = 'The mask must be a PNG image.';
 export const MASK_UNREADABLE_MESSAGE = 'The mask could not be read: the PNG is damaged or incomplete.';
+export const MASK_KEEPS_NOTHING_MESSAGE = 'The mask removes the whole photo. Paint Keep over your product.';
 
 /** The seller's mask checked (PNG by its magic bytes, size cap, the stored mask's pixel size) and made grayscale. */
 async function sellerMaskPng(bytes: Buffer, stored: CutoutDocument): Promise<Buffer> {
@@ -83,11 +84,16 @@ async function sellerMaskPng(bytes: Buffer, stored: CutoutDocument): Promise<Buf
       `The mask must be ${stored.width}×${stored.height} pixels, the size of the photo's cut-out; this one is ${size.width ?? 0}×${size.height ?? 0}.`,
     );
   }
+  let png: Buffer;
   try {
-    return await grayscalePng(bytes);
+    png = await grayscalePng(bytes);
   } catch {
     throw AppError.badRequest(MASK_UNREADABLE_MESSAGE);
   }
+  // Nothing kept would leave no product: the renderer would fall back to the whole photo, which is not what was asked.
+  const [gray] = (await sharp(png).stats()).channels;
+  if (!gray || gray.max < 128) throw AppError.badRequest(MASK_KEEPS_NOTHING_MESSAGE);
+  return png;
 }
 
 /** A 4xx from billing is an answer (nothing was taken); a 5xx, a time-out or no answer leaves the outcome unknown. */

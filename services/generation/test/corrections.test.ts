@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import { limits, type Cutout } from '@productgen/contracts';
 import {
   ALREADY_CREATED_MESSAGE,
+  MASK_KEEPS_NOTHING_MESSAGE,
   MASK_NOT_PNG_MESSAGE,
   MASK_UNREADABLE_MESSAGE,
   UNKNOWN_CATEGORY_MESSAGE,
@@ -175,6 +176,12 @@ describe('correcting an analysis before Create', () => {
     const tooLarge = await put('A'.repeat(Math.ceil(limits.maxMaskBytes / 3) * 4 + 4));
     expect(tooLarge.status).toBe(400);
     expect(tooLarge.body.error).toMatch(/mask.*too large/i);
+
+    const nothingKept = await put(
+      (await grayPng(Buffer.alloc(cutout.width * cutout.height, 0), cutout.width, cutout.height)).toString('base64'),
+    );
+    expect(nothingKept.status).toBe(400);
+    expect(nothingKept.body.error).toBe(MASK_KEEPS_NOTHING_MESSAGE);
 
     const notBase64 = await put('this is not base64!');
     expect(notBase64.status).toBe(400);
