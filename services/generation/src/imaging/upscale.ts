@@ -165,6 +165,13 @@ export async function upscale4x(
   return { data: out, width: outWidth, height: outHeight };
 }
 
+/** photo's low frequencies + the model's high ones (model − its own low frequencies), clamped. Pixel thread. */
+export function addFinerDetail(photoLow: Uint8Array, model: Uint8Array, modelLow: Uint8Array): Uint8Array {
+  const out = new Uint8ClampedArray(model.length);
+  for (let k = 0; k < model.length; k += 1) out[k] = photoLow[k]! + model[k]! - modelLow[k]!;
+  return new Uint8Array(out.buffer);
+}
+
 function clampByte(value: number): number {
   const scaled = Math.round(value * 255);
   return scaled < 0 ? 0 : scaled > 255 ? 255 : scaled;

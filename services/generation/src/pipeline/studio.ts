@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { isLookId, MARKETPLACE_LOOK, type StyleRecipe } from '../domain/styles';
 import { placeProduct, renderBackdrop, type Backdrop, type ProductSource, type Rendered } from '../imaging/compose';
 import { decodeRgb } from '../imaging/decode';
-import { encodeJpeg, sharpenWithAlpha, watermarkOverlay } from '../imaging/finish';
+import { encodeJpeg, keepPhotoStructure, sharpenWithAlpha, watermarkOverlay } from '../imaging/finish';
 import { decodeMattePng } from '../imaging/matte-png';
 import { computeLayout } from '../imaging/scene';
 import { SCALE, upscale4x } from '../imaging/upscale';
@@ -107,11 +107,12 @@ export class StudioRenderer {
       reduced.clone().removeAlpha().raw().toBuffer(),
       reduced.clone().extractChannel(3).toColourspace('b-w').raw().toBuffer(),
     ]);
-    const upscaled = await timed(times, 'upscale', () =>
-      upscale4x(this.runtime.upscaler, { data: rgb, width, height }, { coverage }),
+    const upscaled = await timed(times, 'upscale', async () =>
+      keepPhotoStructure(await upscale4x(this.runtime.upscaler, { data: rgb, width, height }, { coverage }), product),
     );
-    // Sharpen, and the alpha resampled to the new size joined back on, in one libvips pipeline.
-    const alpha = await sharp(coverage, { raw: { width, height, channels: 1 } })
+    // The alpha from the full-resolution cut-out, enlarged to the new size; sharpened and joined back on by libvips.
+    const alpha = await sharp(product.rgba, { raw: { width: product.width, height: product.height, channels: 4 } })
+      .extractChannel(3)
       .resize(upscaled.width, upscaled.height, { fit: 'fill', kernel: 'cubic' })
       .toColourspace('b-w')
       .raw()
