@@ -195,7 +195,7 @@ function shapeFor(recipe: StyleRecipe, layout: Layout): SceneShape {
           const shoulder = archTop + radius;
           let inside: number;
           if (v >= shoulder) inside = 1 - smoothstep(radius - edge, radius + edge, dx);
-          else inside = 1 - smoothstep(radius - edge, radius + edge, Math.hypot(dx, v - shoulder));
+          else inside = 1 - smoothstep(radius - edge, radius + edge, Math.sqrt(dx * dx + (v - shoulder) ** 2));
           lerpInto(out, backdrop, accent, inside);
         },
       };
@@ -220,6 +220,7 @@ function shapeFor(recipe: StyleRecipe, layout: Layout): SceneShape {
       const cos = Math.cos(direction);
       const sin = Math.sin(direction);
       const lightTint = accent;
+      const windowX = 0.5 - Math.sin(angle) * 0.3;
       return {
         colour(u, v, out) {
           const floorBlend = smoothstep(floor - edge * 2, floor + edge * 2, v);
@@ -233,7 +234,7 @@ function shapeFor(recipe: StyleRecipe, layout: Layout): SceneShape {
           // Sun through a window: a few soft, warm bands falling diagonally, strongest near the window.
           const across = u * cos + v * sin;
           const band = Math.max(0, Math.sin(across * 22 + (recipe.seed % 7))) ** 4;
-          const window = smoothstep(0.05, 0.7, 1 - Math.hypot(u - (0.5 - Math.sin(angle) * 0.3), v - 0.35) * 1.2);
+          const window = smoothstep(0.05, 0.7, 1 - Math.sqrt((u - windowX) ** 2 + (v - 0.35) ** 2) * 1.2);
           const beam = band * window * 0.15;
           out[0] = out[0]! * (0.94 + beam) + lightTint[0] * beam * 0.25;
           out[1] = out[1]! * (0.94 + beam) + lightTint[1] * beam * 0.25;
@@ -268,13 +269,23 @@ export function paintScene(recipe: StyleRecipe, layout: Layout): Buffer {
   const dark = recipe.look === 'dark-premium';
   const colour = [0, 0, 0];
   const inverse = 1 / size;
+  // The key light (a Gaussian around its spot) and the vignette are separable in u and v: one table per axis
+  // instead of an exp per pixel.
+  const keyU = new Float64Array(size);
+  const keyV = new Float64Array(size);
+  const vignette = new Float64Array(size);
+  for (let k = 0; k < size; k += 1) {
+    const t = (k + 0.5) * inverse;
+    keyU[k] = Math.exp(-3 * (t - lightX) ** 2);
+    keyV[k] = Math.exp(-3 * (t - lightY) ** 2);
+    vignette[k] = (t - 0.5) ** 2;
+  }
   for (let y = 0; y < size; y += 1) {
     const v = (y + 0.5) * inverse;
     for (let x = 0; x < size; x += 1) {
       const u = (x + 0.5) * inverse;
       shape.colour(u, v, colour);
-      const d2 = (u - lightX) ** 2 + (v - lightY) ** 2;
-      const light = dark ? 1 : 1 + 0.07 * Math.exp(-d2 * 3) - 0.1 * ((u - 0.5) ** 2 + (v - 0.5) ** 2);
+      const light = dark ? 1 : 1 + 0.07 * keyU[x]! * keyV[y]! - 0.1 * (vignette[x]! + vignette[y]!);
       const noise = grain(x, y, recipe.seed, dark ? 1.6 : 1.1);
       const offset = (y * size + x) * 3;
       out[offset] = clampByte(colour[0]! * light + noise);
