@@ -1,5 +1,5 @@
 import clsx from 'clsx';
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { usePlatformClient, type Cutout } from '@productgen/platform-client';
 import { MaskBrush, type Mask } from '@productgen/ui-kit';
 import surfaces from '../shared/surfaces.module.css';
@@ -55,7 +55,6 @@ export function CutoutStage({ photo, generationUuid, productName, count, onMask 
   const load = useCutout(generationUuid);
   const lowConfidence = load.state === 'loaded' && load.cutout.low_confidence;
   const [brushOpen, setBrushOpen] = useState<boolean | null>(null);
-  const hintId = useId();
   const open = brushOpen ?? lowConfidence;
   return (
     <div className={clsx(surfaces.stage, styles.stage)} data-testid="cutout-stage">
@@ -76,11 +75,7 @@ export function CutoutStage({ photo, generationUuid, productName, count, onMask 
               Fix the cut-out
             </button>
           </div>
-          {open && (
-            <p id={hintId} className={styles.hint}>
-              {BRUSH_HINT}
-            </p>
-          )}
+          {open && <p className={styles.hint}>{BRUSH_HINT}</p>}
           {/* One brush for both states, so the seller's strokes and undo history stay when it is folded away. */}
           <MaskBrush
             photo={photo}
