@@ -359,9 +359,10 @@ describe('what the platform stored', () => {
     expect(owners.sort()).toEqual([alice.id, bob.id].sort());
     const keys = await readStoppedPlatformObjectKeys(dataDir, GENERATION_BUCKET, 'generations/');
     const alicesKeys = keys.filter((key) => key.startsWith(`generations/${generationUuid}/`));
-    // The original, and the base and the finished image of each of the three.
-    expect(alicesKeys).toHaveLength(1 + 2 * IMAGES);
-    // Bob's analysed photo is the only other object.
-    expect(keys.length - alicesKeys.length).toBe(1);
+    // The original, the matte analysis cut the product out by, and the base and the finished image of each of the
+    // three.
+    expect(alicesKeys).toHaveLength(2 + 2 * IMAGES);
+    // Bob's analysed photo and its matte are the only other objects.
+    expect(keys.length - alicesKeys.length).toBe(2);
   });
 });

@@ -137,16 +137,18 @@ withRabbitMq('the batch fault test', (AMQP_URL) => {
         expect(generation.images).toHaveLength(PER_PRODUCT);
       }
 
-      // Per generation: the original, and a base and a final image per variation; nothing else, nothing twice.
+      // Per generation: the original, the matte analysis cut the product out by, and a base and a final image per
+      // variation; nothing else, nothing twice.
       const keys = await listObjectKeys(platform.s3, GENERATION_BUCKET, 'generations/');
       expect(new Set(keys).size).toBe(keys.length);
       for (const generation of finished.generations) {
         const own = keys.filter((key) => key.startsWith(`generations/${generation.generation_uuid}/`));
         expect(own.filter((key) => key.includes('/original.'))).toHaveLength(1);
+        expect(own.filter((key) => key.endsWith('/cutout/matte.png'))).toHaveLength(1);
         expect(own.filter((key) => key.endsWith('/final.jpg'))).toHaveLength(PER_PRODUCT);
         expect(own.filter((key) => key.endsWith('/base.jpg'))).toHaveLength(PER_PRODUCT);
       }
-      expect(keys).toHaveLength(PRODUCTS.length * (1 + 2 * PER_PRODUCT));
+      expect(keys).toHaveLength(PRODUCTS.length * (2 + 2 * PER_PRODUCT));
       // Charged = delivered: every reserved credit became an image, none was given back or charged twice.
       expect(await credits()).toBe(charged);
     });

@@ -261,14 +261,15 @@ withRabbitMq('the batch hand-over test', (AMQP_URL) => {
         expect(generation.images).toHaveLength(1);
       }
 
-      // Each product's objects once: its original, and a base and a final image.
+      // Each product's objects once: its original, the matte analysis cut it out by, and a base and a final image.
       const keys = await listObjectKeys(services.s3, GENERATION_BUCKET, 'generations/');
       for (const generation of job.generations) {
         const own = keys.filter((key) => key.startsWith(`generations/${generation.generation_uuid}/`));
         expect(own.filter((key) => key.includes('/original.'))).toHaveLength(1);
+        expect(own.filter((key) => key.endsWith('/cutout/matte.png'))).toHaveLength(1);
         expect(own.filter((key) => key.endsWith('/final.jpg'))).toHaveLength(1);
         expect(own.filter((key) => key.endsWith('/base.jpg'))).toHaveLength(1);
-        expect(own).toHaveLength(3);
+        expect(own).toHaveLength(4);
       }
       // The upload is gone once every product was handed over.
       expect(await listObjectKeys(services.s3, 'productgen-bulk', '')).toEqual([]);

@@ -124,10 +124,12 @@ withRabbitMq('the render worker crash test', (AMQP_URL) => {
       expect(new Set(finished.images.map((image) => image.id)).size).toBe(IMAGES);
       expect(finished.images.every(isFixed)).toBe(true);
 
-      // Every image once in the store: the original, and each image's base and finished version (fixed keys).
+      // Every image once in the store: the matte analysis cut the product out by, the original, and each image's
+      // base and finished version (fixed keys).
       const keys = await listObjectKeys(services.s3, GENERATION_BUCKET, `generations/${generationUuid}/`);
       const prefix = `generations/${generationUuid}`;
       expect(keys).toEqual([
+        `${prefix}/cutout/matte.png`,
         ...Array.from({ length: IMAGES }, (_, index) => [
           `${prefix}/images/${index}/base.jpg`,
           `${prefix}/images/${index}/final.jpg`,
