@@ -255,7 +255,7 @@ async function endToEnd(files: string[]): Promise<void> {
       }
     });
     console.log(
-      `  median: first image ${ms(median(firstImage))} (goal 1500 ms), 5 finished ${ms(median(allDone))} (goal 4000 ms)`,
+      `  median: first image ${ms(median(firstImage))} (goal 1000 ms), 5 finished ${ms(median(allDone))} (goal 4000 ms)`,
     );
   } finally {
     await new Promise((resolve) => server.close(resolve));

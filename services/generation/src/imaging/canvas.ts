@@ -17,8 +17,8 @@ export interface Layer {
 }
 
 export interface CanvasRequest {
-  /** Everything behind the product, RGB, `backdropSize` square; resampled when it is not `size`. */
-  backdrop: Uint8Array;
+  /** Everything behind the product, RGB, `backdropSize` square; resampled when it is not `size`. None: white. */
+  backdrop?: Uint8Array;
   backdropSize: number;
   size: number;
   product: Layer;
@@ -118,7 +118,11 @@ export function blendLayer(canvas: Uint8Array, size: number, layer: Layer, cover
 /** One image: the backdrop at `size`, the product over it, the marketplace check, then the watermark. */
 export function composeCanvas(request: CanvasRequest): Canvas {
   const { backdrop, backdropSize, size } = request;
-  const rgb = backdropSize === size ? Uint8Array.from(backdrop) : resampleRgb(backdrop, backdropSize, size);
+  const rgb = !backdrop
+    ? new Uint8Array(size * size * 3).fill(255)
+    : backdropSize === size
+      ? Uint8Array.from(backdrop)
+      : resampleRgb(backdrop, backdropSize, size);
   const coverage = new Uint8Array(size * size);
   blendLayer(rgb, size, request.product, coverage);
   const marketplace = request.checkWhite ? checkMarketplaceWhite(rgb, size, size, coverage) : undefined;

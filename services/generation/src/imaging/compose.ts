@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import type { StyleRecipe } from '../domain/styles';
+import { MARKETPLACE_LOOK, type StyleRecipe } from '../domain/styles';
 import type { MarketplaceCheck } from './marketplace';
 import { asBuffer, pixelThread } from './pixel-thread';
 import { computeLayout, renderScene, type Layout } from './scene';
@@ -231,6 +231,8 @@ export interface Backdrop {
   size: number;
   layout: Layout;
   recipe: StyleRecipe;
+  /** Every pixel is #FFFFFF (marketplace white): any size of it is made without resampling. */
+  white?: boolean;
 }
 
 function layoutFor(product: ProductSource, recipe: StyleRecipe, size: number): Layout {
@@ -245,7 +247,9 @@ function layoutFor(product: ProductSource, recipe: StyleRecipe, size: number): L
 export async function renderBackdrop(product: ProductSource, recipe: StyleRecipe, size: number): Promise<Backdrop> {
   const layout = layoutFor(product, recipe, size);
   const scene = await renderScene(recipe, layout);
-  if (recipe.shadow <= 0 && recipe.reflection <= 0) return { rgb: scene, size, layout, recipe };
+  if (recipe.shadow <= 0 && recipe.reflection <= 0) {
+    return { rgb: scene, size, layout, recipe, white: recipe.look === MARKETPLACE_LOOK };
+  }
   const scaled = await scaledProduct(product, layout);
   // Shadows and reflection only touch the floor: libvips blends that band of rows, which is copied back in one go.
   const shadowTop = Math.floor(Math.max(0, layout.base - layout.product.width * 0.1) / 4) * 4;
@@ -303,7 +307,7 @@ export async function placeProduct(
     'composeCanvas',
     [
       {
-        backdrop: backdrop.rgb,
+        backdrop: backdrop.white ? undefined : backdrop.rgb,
         backdropSize: backdrop.size,
         size,
         product: scaled,
