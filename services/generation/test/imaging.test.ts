@@ -1,4 +1,5 @@
 import type { StyleRecipe } from '../src/domain/styles';
+import { blendLayer, resampleRgb } from '../src/imaging/canvas';
 import { placeProduct, renderBackdrop, type ProductSource } from '../src/imaging/compose';
 import { closePixelThread } from '../src/imaging/pixel-thread';
 import { computeLayout, paintScene, renderScene } from '../src/imaging/scene';
@@ -94,6 +95,21 @@ describe('imaging off the main thread', () => {
     expect(
       backdrop.rgb.subarray(0, (layout.base - 1) * size * 3).equals(scene.subarray(0, (layout.base - 1) * size * 3)),
     ).toBe(true);
+  });
+
+  test('the backdrop is enlarged with aligned pixel centres; the product is blended over it exactly', () => {
+    // A horizontal ramp (40 levels a pixel) enlarged 4 → 8: output pixel k samples source position (k + 0.5) / 2 − 0.5.
+    const ramp = Uint8Array.from({ length: 4 * 4 * 3 }, (_, k) => 40 * (Math.floor(k / 3) % 4));
+    const enlarged = resampleRgb(ramp, 4, 8);
+    const row = Array.from({ length: 8 }, (_, x) => enlarged[(3 * 8 + x) * 3]);
+    expect(row).toEqual([0, 10, 30, 50, 70, 90, 110, 120]);
+    // Opaque: copied; transparent: untouched; half: mixed and rounded. Coverage records the alpha.
+    const canvas = new Uint8Array(3 * 3).fill(100);
+    const coverage = new Uint8Array(3);
+    const layer = Uint8Array.from([200, 10, 20, 255, 200, 10, 20, 0, 200, 10, 20, 128]);
+    blendLayer(canvas, 3, { data: layer, width: 3, height: 1, left: 0, top: 0 }, coverage);
+    expect([...canvas]).toEqual([200, 10, 20, 100, 100, 100, 150, 55, 60]);
+    expect([...coverage]).toEqual([255, 0, 128]);
   });
 
   test('tiled ×4 upscaling assembles every tile core in place, whatever the tile size', async () => {
