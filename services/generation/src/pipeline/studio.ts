@@ -89,9 +89,10 @@ export class StudioRenderer {
 
   /**
    * Fix 1 and 2 for the whole generation: the product crop, reduced to what the largest of the generation's layouts
-   * needs (`recipes`; any look when not given), goes through Real-ESRGAN ×4 and a mild sharpen. Its alpha is
-   * resampled to match. The model's cost grows with the pixels it is given: a generation without marketplace white
-   * (products at ≤ 68% of the frame) sends about half of what one with it (85%) does.
+   * needs (`recipes`; any look when not given), goes through Real-ESRGAN ×4, held to the photo's own structure
+   * (`keepPhotoStructure`), and a mild sharpen; its alpha is the full-resolution cut-out's. The model's cost grows
+   * with the pixels it is given: a generation without marketplace white (products at ≤ 68% of the frame) sends
+   * about two thirds of what one with it (85%) does.
    */
   async upscale(product: ProductCutout, times?: StageTimes, recipes?: readonly StyleRecipe[]): Promise<ProductSource> {
     const boxWidth = product.box.right - product.box.left;
