@@ -1,7 +1,7 @@
 import { catalogueMask } from '../src/bench/segmentation-set';
 import { maskIoU } from '../src/bench/segmentation-score';
 import type { RgbImage } from '../src/imaging/decode';
-import { colourLikelihood, fillHoles, fitColourModel, labelRegions } from '../src/imaging/matte';
+import { colourGuidedFilter, colourLikelihood, fillHoles, fitColourModel, labelRegions } from '../src/imaging/matte';
 import { resampleRgbWindow, resampleWindow, type FloatPlane } from '../src/imaging/raster';
 import { closeUpRegion, colourRefine, productCells, productMatte } from '../src/pipeline/cutout';
 
@@ -115,6 +115,23 @@ describe('colour refinement and the product cells', () => {
     expect(regions).toBe(3);
     for (const left of items) expect(cells[15 * 70 + left + 6]).toBe(1);
     expect(cells[28 * 70 + 3]).toBe(0);
+  });
+});
+
+describe('edges at full resolution', () => {
+  test('the colour guided filter snaps a soft mask to an edge between two colours of equal brightness', () => {
+    // Red product on the left half, green grass on the right, both of luminance about 0.45.
+    const width = 64;
+    const height = 16;
+    const rgb = new Uint8Array(width * height * 3);
+    for (let k = 0; k < width * height; k += 1) rgb.set(k % width < 32 ? [230, 60, 60] : [30, 160, 90], k * 3);
+    // The upsampled coarse mask: a ramp over 16 px around the edge.
+    const soft = floatPlane(width, height, (x) => Math.min(1, Math.max(0, (40 - x) / 16)));
+    const snapped = colourGuidedFilter(rgb, soft, 4, 1e-4);
+    // Across the colour edge (x 31 → 33) the snapped mask drops almost three times as steeply as the soft one (2/16).
+    const step = (values: Float32Array) => values[8 * width + 31]! - values[8 * width + 33]!;
+    expect(step(soft.data)).toBeCloseTo(0.125, 3);
+    expect(step(snapped.data)).toBeGreaterThan(0.3);
   });
 });
 

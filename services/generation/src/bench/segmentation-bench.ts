@@ -3,6 +3,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { loadConfig } from '@productgen/service-kit';
 import { generationConfigSchema } from '../config';
+import { isLowCutoutConfidence } from '../domain/analysis';
 import { decodeRgb } from '../imaging/decode';
 import { ensureModels, findRepoRoot } from '../models/model-store';
 import { loadModelRuntime } from '../models/runtime';
@@ -38,6 +39,8 @@ interface Scored {
   name: string;
   kind: SetCase['kind'];
   iou: number;
+  /** The matte's confidence (undefined when nothing was found). */
+  confidence: number | undefined;
   wallMs: number;
   cpuMs: number;
 }
@@ -59,12 +62,19 @@ async function main(): Promise<void> {
     const truth = await readMask(path.join(setDir, item.mask));
     const wallStart = performance.now();
     const cpuStart = process.cpuUsage();
-    const { cutout } = await cutOutProduct(runtime.segmentation, image);
+    const { cutout, matte } = await cutOutProduct(runtime.segmentation, image);
     const cpu = process.cpuUsage(cpuStart);
     const wallMs = performance.now() - wallStart;
     const predicted = cutoutCoverage(cutout, image.width, image.height);
     const iou = maskIoU(predicted, truth);
-    scored.push({ name: item.name, kind: item.kind, iou, wallMs, cpuMs: (cpu.user + cpu.system) / 1000 });
+    scored.push({
+      name: item.name,
+      kind: item.kind,
+      iou,
+      confidence: matte?.confidence,
+      wallMs,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+    });
     if (outDir)
       await sharp(predicted, { raw: { width: image.width, height: image.height, channels: 1 } })
         .png()
@@ -90,9 +100,21 @@ async function main(): Promise<void> {
     `cost per cut-out at ${WORK_SIDE} px: median wall ${median(scored.map((s) => s.wallMs)).toFixed(0)} ms, ` +
       `CPU (all threads) ${median(scored.map((s) => s.cpuMs)).toFixed(0)} ms`,
   );
+  // Whether the confidence tells the cut-outs a seller should fix from the good ones (the create screen opens the
+  // brush below LOW_CUTOUT_CONFIDENCE).
+  for (const [label, group] of [
+    ['IoU >= 0.9', scored.filter((s) => s.iou >= 0.9)],
+    ['IoU < 0.9', scored.filter((s) => s.iou < 0.9)],
+  ] as const) {
+    const confidences = group.map((s) => s.confidence ?? 0);
+    const flagged = confidences.filter(isLowCutoutConfidence).length;
+    console.log(
+      `confidence, ${label}: ${group.length} cases, median ${median(confidences).toFixed(2)}, flagged low ${flagged}`,
+    );
+  }
   console.log('worst cases:');
   for (const s of [...scored].sort((a, b) => a.iou - b.iou).slice(0, 10))
-    console.log(`  ${s.iou.toFixed(3)}  ${s.name}`);
+    console.log(`  ${s.iou.toFixed(3)}  confidence ${s.confidence?.toFixed(2) ?? '-'}  ${s.name}`);
   await closeStudioThreads();
 }
 

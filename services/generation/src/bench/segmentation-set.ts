@@ -10,10 +10,10 @@ import { fillHoles, labelRegions, type BinaryMask } from '../imaging/matte';
  * plain-background catalogue shots in ../shared/photos (exact masks by thresholding the distance to the fitted
  * backdrop), then composited onto real backgrounds cropped from other photos (grass, wood, textiles, gravel, sand;
  * as they are, blurred or darkened; with a drop shadow), plus generated hard cases: several items, white products,
- * thin parts. The same seed and photos always give the same set; it is written to a git-ignored folder.
+ * thin parts, products in the backdrop's colours (camouflage), an out-of-focus object in the foreground (defocus). The same seed and photos always give the same set; it is written to a git-ignored folder.
  */
 
-export const SET_VERSION = 1;
+export const SET_VERSION = 2;
 
 /** A catalogue shot and the colour distance above which a pixel is product (its backdrop is plain). */
 export interface CatalogueShot {
@@ -59,7 +59,7 @@ const BACKGROUNDS: readonly BackgroundSource[] = [
 
 export interface SetCase {
   name: string;
-  kind: 'composite' | 'several' | 'white' | 'thin';
+  kind: 'composite' | 'several' | 'white' | 'thin' | 'camouflage' | 'defocus';
   /** The composite photo (JPEG) and its exact product mask (PNG, 255 = product), relative to the set's folder. */
   photo: string;
   mask: string;
@@ -218,6 +218,15 @@ function whitened(product: Rgba): Rgba {
   return { ...product, data };
 }
 
+/** A product pulled towards a colour (the backdrop's): its shading kept, its contrast with the backdrop low. */
+function camouflaged(product: Rgba, towards: readonly number[], share: number): Rgba {
+  const data = Buffer.from(product.data);
+  for (let k = 0; k < data.length; k += 4) {
+    for (let c = 0; c < 3; c += 1) data[k + c] = Math.round(data[k + c]! * (1 - share) + towards[c]! * share);
+  }
+  return { ...product, data };
+}
+
 /** A procedural lamp-like object with thin parts: a shade, a stem about 1 % of the frame wide, a flat base. */
 function thinObject(size: number, random: () => number): Rgba {
   const width = Math.round(size * (0.45 + random() * 0.2));
@@ -254,9 +263,50 @@ async function compose(
   backdrop: Buffer,
   width: number,
   height: number,
-  items: { product: Rgba; left: number; top: number }[],
+  items: Placed[],
   shadow: { dx: number; dy: number; strength: number },
+  foreground: Placed[] = [],
 ): Promise<{ rgb: Buffer; mask: Buffer }> {
+  const coverage = paint(items, width, height);
+  const blur = Math.max(2, Math.min(width, height) / 60);
+  const shifted = Buffer.alloc(width * height);
+  for (let y = shadow.dy; y < height; y += 1)
+    coverage.alpha.copy(
+      shifted,
+      y * width + shadow.dx,
+      (y - shadow.dy) * width,
+      (y - shadow.dy + 1) * width - shadow.dx,
+    );
+  const shadowPlane = await sharp(shifted, { raw: { width, height, channels: 1 } })
+    .blur(blur)
+    .toColourspace('b-w')
+    .raw()
+    .toBuffer();
+  const front = paint(foreground, width, height);
+  const rgb = Buffer.alloc(width * height * 3);
+  const mask = Buffer.alloc(width * height);
+  for (let k = 0; k < width * height; k += 1) {
+    const a = coverage.alpha[k]! / 255;
+    const f = front.alpha[k]! / 255;
+    const darken = 1 - (shadow.strength * shadowPlane[k]!) / 255;
+    for (let c = 0; c < 3; c += 1) {
+      const scene = coverage.colour[k * 3 + c]! * a + backdrop[k * 3 + c]! * darken * (1 - a);
+      rgb[k * 3 + c] = Math.round(front.colour[k * 3 + c]! * f + scene * (1 - f));
+    }
+    // The product where it shows: an out-of-focus object in front hides what it covers.
+    mask[k] = coverage.alpha[k]! >= 128 && front.alpha[k]! < 128 ? 255 : 0;
+  }
+  return { rgb, mask };
+}
+
+interface Placed {
+  product: Rgba;
+  left: number;
+  top: number;
+}
+
+/** Products drawn over each other on a transparent layer: colour (straight) and coverage. */
+function paint(items: Placed[], width: number, height: number): { colour: Buffer; alpha: Buffer } {
   const coverage = Buffer.alloc(width * height);
   const colour = Buffer.alloc(width * height * 3);
   for (const { product, left, top } of items) {
@@ -277,25 +327,7 @@ async function compose(
       }
     }
   }
-  const blur = Math.max(2, Math.min(width, height) / 60);
-  const shifted = Buffer.alloc(width * height);
-  for (let y = shadow.dy; y < height; y += 1)
-    coverage.copy(shifted, y * width + shadow.dx, (y - shadow.dy) * width, (y - shadow.dy + 1) * width - shadow.dx);
-  const shadowPlane = await sharp(shifted, { raw: { width, height, channels: 1 } })
-    .blur(blur)
-    .toColourspace('b-w')
-    .raw()
-    .toBuffer();
-  const rgb = Buffer.alloc(width * height * 3);
-  const mask = Buffer.alloc(width * height);
-  for (let k = 0; k < width * height; k += 1) {
-    const a = coverage[k]! / 255;
-    const darken = 1 - (shadow.strength * shadowPlane[k]!) / 255;
-    for (let c = 0; c < 3; c += 1)
-      rgb[k * 3 + c] = Math.round(colour[k * 3 + c]! * a + backdrop[k * 3 + c]! * darken * (1 - a));
-    mask[k] = coverage[k]! >= 128 ? 255 : 0;
-  }
-  return { rgb, mask };
+  return { colour, alpha: coverage };
 }
 
 const FRAMES: readonly [number, number][] = [
@@ -304,21 +336,34 @@ const FRAMES: readonly [number, number][] = [
   [960, 960],
 ];
 
-/** Builds the set into `dir` (photos, masks, cases.json); the same seed and photos give the same files. */
-export async function buildSegmentationSet(photosDir: string, dir: string, seed = 14): Promise<SetCase[]> {
+type Kind = SetCase['kind'];
+
+/** How many cases of each kind the benchmark's set has. */
+export const SET_COUNTS: Readonly<Record<Kind, number>> = {
+  composite: 48,
+  several: 8,
+  white: 8,
+  thin: 8,
+  camouflage: 8,
+  defocus: 8,
+};
+
+/**
+ * Builds the set into `dir` (photos, masks, cases.json); the same seed, counts and photos give the same files.
+ * A test builds a few cases of some kinds (`counts`); the benchmark all of SET_COUNTS.
+ */
+export async function buildSegmentationSet(
+  photosDir: string,
+  dir: string,
+  { seed = 14, counts = SET_COUNTS }: { seed?: number; counts?: Partial<Record<Kind, number>> } = {},
+): Promise<SetCase[]> {
   await mkdir(dir, { recursive: true });
   const random = seededRandom(seed);
   const products = await Promise.all(CATALOGUE.map((shot) => cutCatalogueProduct(photosDir, shot)));
   const cases: SetCase[] = [];
   const between = (low: number, high: number) => low + random() * (high - low);
 
-  async function write(
-    name: string,
-    kind: SetCase['kind'],
-    width: number,
-    height: number,
-    art: { rgb: Buffer; mask: Buffer },
-  ) {
+  async function write(name: string, kind: Kind, width: number, height: number, art: { rgb: Buffer; mask: Buffer }) {
     const photo = `${name}.jpg`;
     const mask = `${name}.mask.png`;
     await sharp(art.rgb, { raw: { width, height, channels: 3 } })
@@ -337,10 +382,11 @@ export async function buildSegmentationSet(photosDir: string, dir: string, seed 
   });
 
   async function scene(
-    kind: SetCase['kind'],
+    kind: Kind,
     index: number,
-    items: (side: number) => Promise<Rgba[]>,
+    items: (side: number, backdropMean: number[]) => Promise<Rgba[]>,
     light?: boolean,
+    foreground?: (side: number) => Promise<Rgba>,
   ) {
     const [width, height] = pick(FRAMES, random);
     const sources = light === undefined ? BACKGROUNDS : BACKGROUNDS.filter((b) => Boolean(b.light) === light);
@@ -348,7 +394,12 @@ export async function buildSegmentationSet(photosDir: string, dir: string, seed 
     const variant = pick(['plain', 'plain', 'blurred', 'dark'], random);
     const backdrop = await background(photosDir, source, width, height, light ? 'plain' : variant);
     const side = Math.min(width, height);
-    const pieces = await items(side);
+    const backdropMean = [0, 1, 2].map((c) => {
+      let sum = 0;
+      for (let k = c; k < backdrop.length; k += 3) sum += backdrop[k]!;
+      return sum / (backdrop.length / 3);
+    });
+    const pieces = await items(side, backdropMean);
     // Items stand in a row, left to right, each at a random height; the row is centred with a random offset.
     const gap = Math.round(side * between(0.01, 0.05));
     const rowWidth = pieces.reduce((sum, piece) => sum + piece.width, 0) + gap * (pieces.length - 1);
@@ -359,16 +410,28 @@ export async function buildSegmentationSet(photosDir: string, dir: string, seed 
       left += product.width + gap;
       return item;
     });
-    const art = await compose(backdrop, width, height, placed, shadowOf(side));
+    // An out-of-focus object in front, cut by a bottom corner of the frame.
+    const front = foreground && (await foreground(side));
+    const corner = random() < 0.5 ? 0 : 1;
+    const inFront = front
+      ? [
+          {
+            product: front,
+            left: Math.round(corner * width - front.width * (corner ? 0.45 : 0.55)),
+            top: height - Math.round(front.height * 0.5),
+          },
+        ]
+      : [];
+    const art = await compose(backdrop, width, height, placed, shadowOf(side), inFront);
     const name = `${kind}-${String(index).padStart(2, '0')}-${source.name}-${variant}`;
     await write(name, kind, width, height, art);
   }
 
-  for (let index = 0; index < 48; index += 1) {
+  for (let index = 0; index < (counts.composite ?? 0); index += 1) {
     const product = products[index % products.length]!;
     await scene('composite', index, async (side) => [await resized(product, Math.round(side * between(0.35, 0.8)))]);
   }
-  for (let index = 0; index < 8; index += 1) {
+  for (let index = 0; index < (counts.several ?? 0); index += 1) {
     const product = pick(products, random);
     const count = 2 + Math.floor(random() * 3);
     await scene('several', index, async (side) => {
@@ -376,7 +439,7 @@ export async function buildSegmentationSet(photosDir: string, dir: string, seed 
       return Promise.all(Array.from({ length: count }, () => resized(product, long)));
     });
   }
-  for (let index = 0; index < 8; index += 1) {
+  for (let index = 0; index < (counts.white ?? 0); index += 1) {
     const product = whitened(pick(products, random));
     await scene(
       'white',
@@ -385,8 +448,33 @@ export async function buildSegmentationSet(photosDir: string, dir: string, seed 
       index % 2 === 0 ? true : undefined,
     );
   }
-  for (let index = 0; index < 8; index += 1) {
+  for (let index = 0; index < (counts.thin ?? 0); index += 1) {
     await scene('thin', index, async (side) => [thinObject(Math.round(side * between(0.45, 0.75)), random)]);
+  }
+  for (let index = 0; index < (counts.camouflage ?? 0); index += 1) {
+    const product = pick(products, random);
+    const share = between(0.45, 0.65);
+    await scene('camouflage', index, async (side, backdropMean) => [
+      camouflaged(await resized(product, Math.round(side * between(0.35, 0.7))), backdropMean, share),
+    ]);
+  }
+  for (let index = 0; index < (counts.defocus ?? 0); index += 1) {
+    const product = pick(products, random);
+    const blurred = pick(products, random);
+    await scene(
+      'defocus',
+      index,
+      async (side) => [await resized(product, Math.round(side * between(0.3, 0.5)))],
+      undefined,
+      async (side) => {
+        const near = await resized(blurred, Math.round(side * between(0.6, 0.9)));
+        const data = await sharp(near.data, { raw: { width: near.width, height: near.height, channels: 4 } })
+          .blur(side / 50)
+          .raw()
+          .toBuffer();
+        return { ...near, data };
+      },
+    );
   }
   await writeFile(path.join(dir, 'cases.json'), JSON.stringify({ version: SET_VERSION, seed, cases }, null, 2));
   return cases;
@@ -404,5 +492,5 @@ export async function loadSegmentationSet(photosDir: string, dir: string, seed =
   } catch {
     // not built yet
   }
-  return buildSegmentationSet(photosDir, dir, seed);
+  return buildSegmentationSet(photosDir, dir, { seed });
 }

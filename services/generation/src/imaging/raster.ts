@@ -51,18 +51,29 @@ export function resizeBilinear(source: FloatPlane, width: number, height: number
   const out = new Float32Array(width * height);
   const sx = source.width / width;
   const sy = source.height / height;
+  // The horizontal taps are the same on every row: worked out once.
+  const x0s = new Int32Array(width);
+  const x1s = new Int32Array(width);
+  const wxs = new Float32Array(width);
+  for (let x = 0; x < width; x += 1) {
+    const fx = Math.min(source.width - 1, Math.max(0, (x + 0.5) * sx - 0.5));
+    x0s[x] = Math.floor(fx);
+    x1s[x] = Math.min(source.width - 1, x0s[x]! + 1);
+    wxs[x] = fx - x0s[x]!;
+  }
   for (let y = 0; y < height; y += 1) {
     const fy = Math.min(source.height - 1, Math.max(0, (y + 0.5) * sy - 0.5));
     const y0 = Math.floor(fy);
     const y1 = Math.min(source.height - 1, y0 + 1);
     const wy = fy - y0;
+    const row0 = y0 * source.width;
+    const row1 = y1 * source.width;
     for (let x = 0; x < width; x += 1) {
-      const fx = Math.min(source.width - 1, Math.max(0, (x + 0.5) * sx - 0.5));
-      const x0 = Math.floor(fx);
-      const x1 = Math.min(source.width - 1, x0 + 1);
-      const wx = fx - x0;
-      const top = source.data[y0 * source.width + x0]! * (1 - wx) + source.data[y0 * source.width + x1]! * wx;
-      const bottom = source.data[y1 * source.width + x0]! * (1 - wx) + source.data[y1 * source.width + x1]! * wx;
+      const x0 = x0s[x]!;
+      const x1 = x1s[x]!;
+      const wx = wxs[x]!;
+      const top = source.data[row0 + x0]! * (1 - wx) + source.data[row0 + x1]! * wx;
+      const bottom = source.data[row1 + x0]! * (1 - wx) + source.data[row1 + x1]! * wx;
       out[y * width + x] = top * (1 - wy) + bottom * wy;
     }
   }

@@ -3,17 +3,18 @@
  */
 import type { RgbImage } from '../imaging/decode';
 import {
+  colourGuidedFilter,
   colourLikelihood,
   estimateForeground,
   EVEN_COLOUR_DENSITY,
   fillHoles,
   fitColourModel,
-  guidedFilter,
   labelRegions,
   maskAbove,
   removeIslands,
   tightenMatte,
   type BinaryMask,
+  type ColourModel,
 } from '../imaging/matte';
 import {
   boundsAbove,
@@ -50,18 +51,6 @@ export interface ProductCutout {
 
 /** Below this share of the frame the mask is taken as "nothing found". */
 const MIN_PRODUCT_AREA = 0.004;
-
-function luminancePlane(image: RgbImage, crop: ProductCutout['crop']): FloatPlane {
-  const data = new Float32Array(crop.width * crop.height);
-  for (let y = 0; y < crop.height; y += 1) {
-    for (let x = 0; x < crop.width; x += 1) {
-      const source = ((crop.top + y) * image.width + crop.left + x) * 3;
-      data[y * crop.width + x] =
-        (0.299 * image.data[source]! + 0.587 * image.data[source + 1]! + 0.114 * image.data[source + 2]!) / 255;
-    }
-  }
-  return { data, width: crop.width, height: crop.height };
-}
 
 function cropRgb(image: RgbImage, crop: ProductCutout['crop']): Uint8Array {
   const out = new Uint8Array(crop.width * crop.height * 3);
@@ -156,12 +145,73 @@ function productRegion(coarse: FloatPlane, width: number, height: number, margin
  * little enough of the frame for a close-up to add detail. Undefined when nothing was found or it fills the frame.
  */
 export function closeUpRegion(coarseMap: FloatPlane, width: number, height: number): Region | undefined {
-  const region = productRegion(removeIslands(coarseMap), width, height, 0.12);
+  const region = productRegion(removeIslands(coarseMap), width, height, 0.18);
   if (!region || region.width * region.height > MAX_CLOSE_UP_SHARE * width * height) return undefined;
   return region;
 }
 
+/**
+ * When the close-up shows the product running into one of its sides that is not the photo's edge (the whole photo's
+ * map only hinted at the product's extent: a white strap on a dark cloth), the region grown on those sides by half
+ * its size, for one more look. Undefined when the product lies inside the close-up.
+ */
+export function grownCloseUp(closeUp: CloseUp, width: number, height: number): Region | undefined {
+  const { region, map } = closeUp;
+  const share = (cells: (i: number) => number, count: number) => {
+    let above = 0;
+    for (let i = 0; i < count; i += 1) if (map.data[cells(i)]! > 0.5) above += 1;
+    return above / count;
+  };
+  const lastColumn = map.width - 1;
+  const lastRow = map.height - 1;
+  const spills = {
+    left: region.left > 0 && share((i) => i * map.width, map.height) > 0.02,
+    right: region.left + region.width < width && share((i) => i * map.width + lastColumn, map.height) > 0.02,
+    top: region.top > 0 && share((i) => i, map.width) > 0.02,
+    bottom: region.top + region.height < height && share((i) => lastRow * map.width + i, map.width) > 0.02,
+  };
+  if (!spills.left && !spills.right && !spills.top && !spills.bottom) return undefined;
+  const left = Math.max(0, Math.floor(region.left - (spills.left ? region.width / 2 : 0)));
+  const top = Math.max(0, Math.floor(region.top - (spills.top ? region.height / 2 : 0)));
+  const right = Math.min(width, Math.ceil(region.left + region.width * (spills.right ? 1.5 : 1)));
+  const bottom = Math.min(height, Math.ceil(region.top + region.height * (spills.bottom ? 1.5 : 1)));
+  return { left, top, width: right - left, height: bottom - top };
+}
+
 const logit = (p: number) => Math.log(p / (1 - p));
+
+/** Up to `limit` colours of the cells `take` picks, evenly spread over them: what a colour mixture is fitted to. */
+function sampleColours(
+  colours: Float32Array,
+  cells: number,
+  take: (cell: number) => boolean,
+  limit = 3000,
+): Float32Array {
+  const picked: number[] = [];
+  for (let k = 0; k < cells; k += 1) if (take(k)) picked.push(k);
+  const stride = Math.max(1, Math.floor(picked.length / limit));
+  const out = new Float32Array(Math.ceil(picked.length / stride) * 3);
+  let n = 0;
+  for (let i = 0; i < picked.length; i += stride, n += 1)
+    out.set(colours.subarray(picked[i]! * 3, picked[i]! * 3 + 3), n * 3);
+  return out.subarray(0, n * 3);
+}
+
+/** Log of how much likelier a colour is under the product's mixture than under the background's, unseen colours included. */
+function colourEvidence(
+  productModel: ColourModel,
+  backgroundModel: ColourModel,
+  colours: Float32Array,
+  cell: number,
+): number {
+  const r = colours[cell * 3]!;
+  const g = colours[cell * 3 + 1]!;
+  const b = colours[cell * 3 + 2]!;
+  return Math.log(
+    (colourLikelihood(productModel, r, g, b) + UNSEEN_PRODUCT_COLOURS) /
+      (colourLikelihood(backgroundModel, r, g, b) + UNSEEN_BACKGROUND_COLOURS),
+  );
+}
 
 /**
  * GrabCut-style colour refinement on the work grid: Gaussian mixtures of the product's and the background's colours,
@@ -171,18 +221,8 @@ const logit = (p: number) => Math.log(p / (1 - p));
  */
 export function colourRefine(colours: Float32Array, prior: FloatPlane): FloatPlane {
   const { width, height, data } = prior;
-  const sample = (keep: (value: number) => boolean) => {
-    const picked: number[] = [];
-    for (let k = 0; k < data.length; k += 1) if (keep(data[k]!)) picked.push(k);
-    const stride = Math.max(1, Math.floor(picked.length / 3000));
-    const out = new Float32Array(Math.ceil(picked.length / stride) * 3);
-    let n = 0;
-    for (let i = 0; i < picked.length; i += stride, n += 1)
-      out.set(colours.subarray(picked[i]! * 3, picked[i]! * 3 + 3), n * 3);
-    return out.subarray(0, n * 3);
-  };
-  const product = sample((value) => value > 0.85);
-  const background = sample((value) => value < 0.1);
+  const product = sampleColours(colours, data.length, (k) => data[k]! > 0.85);
+  const background = sampleColours(colours, data.length, (k) => data[k]! < 0.1);
   if (product.length < 3 * 64 || background.length < 3 * 64) return prior;
   const productModel = fitColourModel(product);
   const backgroundModel = fitColourModel(background);
@@ -195,13 +235,7 @@ export function colourRefine(colours: Float32Array, prior: FloatPlane): FloatPla
       belief[k] = p;
       continue;
     }
-    const r = colours[k * 3]!;
-    const g = colours[k * 3 + 1]!;
-    const b = colours[k * 3 + 2]!;
-    const evidence = Math.log(
-      (colourLikelihood(productModel, r, g, b) + UNSEEN_PRODUCT_COLOURS) /
-        (colourLikelihood(backgroundModel, r, g, b) + UNSEEN_BACKGROUND_COLOURS),
-    );
+    const evidence = colourEvidence(productModel, backgroundModel, colours, k);
     const shifted = logit(p) + Math.max(-COLOUR_SAY, Math.min(COLOUR_SAY, 0.5 * evidence));
     belief[k] = 1 / (1 + Math.exp(-shifted));
   }
@@ -211,11 +245,15 @@ export function colourRefine(colours: Float32Array, prior: FloatPlane): FloatPla
 /**
  * The product's cells on the work grid: the refined belief above one half, keeping every region of a multi-item
  * product that the segmenter saw (a row of cupcakes) but not colour-alike background it never marked, holes filled
- * up to a small share of the product (not a mug handle's loop). Also how many specks were dropped, for confidence.
+ * up to a small share of the product (not a mug handle's loop). With the colours, a region beside the product is
+ * also dropped when its colours are the background's (a knot in a wooden table) or its outline is blurred where the
+ * product's is sharp (an out-of-focus object in front). Also how many specks were
+ * dropped, for the confidence.
  */
 export function productCells(
   belief: FloatPlane,
   prior: FloatPlane,
+  colours?: Float32Array,
 ): { mask: BinaryMask; droppedShare: number; regions: number } {
   const { width, height } = belief;
   const mask = maskAbove(belief.data, 0.5);
@@ -224,6 +262,7 @@ export function productCells(
   for (let k = 0; k < mask.length; k += 1) if (labels[k]! >= 0 && prior.data[k]! > 0.5) salient[labels[k]!] = 1;
   const largest = Math.max(0, ...sizes.filter((_, label) => salient[label]));
   const keep = sizes.map((size, label) => salient[label] === 1 && size >= largest * 0.05);
+  if (colours && keep.filter(Boolean).length > 1) dropStrays(keep, sizes, labels, mask, colours, prior);
   let kept = 0;
   let dropped = 0;
   for (let k = 0; k < mask.length; k += 1) {
@@ -240,6 +279,58 @@ export function productCells(
     droppedShare: kept > 0 ? dropped / kept : 1,
     regions: keep.filter(Boolean).length,
   };
+}
+
+/** Below this share of the anchor region's edge sharpness, another region is taken as out of focus. */
+const DEFOCUS_RATIO = 0.4;
+
+/**
+ * Unmarks the regions that look like background or are out of focus (see productCells). The largest region, the
+ * anchor, always stays; another stays when its colours are likelier under the anchor's colour mixture than under the
+ * background's and its outline is about as sharp.
+ */
+function dropStrays(
+  keep: boolean[],
+  sizes: number[],
+  labels: Int32Array,
+  mask: BinaryMask,
+  colours: Float32Array,
+  prior: FloatPlane,
+): void {
+  const { width, height } = prior;
+  const background = sampleColours(colours, labels.length, (k) => prior.data[k]! < 0.1);
+  if (background.length < 3 * 64) return;
+  const backgroundModel = fitColourModel(background);
+
+  const edge = new Float64Array(keep.length);
+  const edgeCells = new Float64Array(keep.length);
+  const luma = (k: number) => 0.299 * colours[k * 3]! + 0.587 * colours[k * 3 + 1]! + 0.114 * colours[k * 3 + 2]!;
+  for (let k = 0; k < labels.length; k += 1) {
+    const label = labels[k]!;
+    if (label < 0 || !keep[label]) continue;
+    const x = k % width;
+    const y = (k - x) / width;
+    if (x === 0 || y === 0 || x === width - 1 || y === height - 1) continue;
+    // An outline cell: the luminance step across it, steep for a sharp edge, gentle for a blurred one.
+    if (mask[k - 1] && mask[k + 1] && mask[k - width] && mask[k + width]) continue;
+    edge[label]! += Math.hypot(luma(k + 1) - luma(k - 1), luma(k + width) - luma(k - width));
+    edgeCells[label]! += 1;
+  }
+  const anchor = sizes.reduce((best, size, label) => (keep[label] && size > (sizes[best] ?? -1) ? label : best), -1);
+  const anchorModel = fitColourModel(sampleColours(colours, labels.length, (k) => labels[k] === anchor));
+  const evidence = new Float64Array(keep.length);
+  for (let k = 0; k < labels.length; k += 2) {
+    const label = labels[k]!;
+    if (label >= 0 && keep[label] && label !== anchor)
+      evidence[label]! += colourEvidence(anchorModel, backgroundModel, colours, k);
+  }
+  const sharpness = (label: number) => edge[label]! / Math.max(1, edgeCells[label]!);
+  keep.forEach((kept, label) => {
+    if (!kept || label === anchor) return;
+    const looksLikeBackground = evidence[label]! < 0;
+    const blurred = sharpness(label) < DEFOCUS_RATIO * sharpness(anchor);
+    if (looksLikeBackground || blurred) keep[label] = false;
+  });
 }
 
 /**
@@ -283,7 +374,8 @@ export function productMatte(image: RgbImage, coarseMap: FloatPlane, closeUp?: C
   const coarse = removeIslands(coarseMap);
   let area = 0;
   for (const value of coarse.data) if (value > 0.5) area += 1;
-  if (area < MIN_PRODUCT_AREA * coarse.data.length) return undefined;
+  // A product the whole photo's map hardly saw may still be found by the close-up (a white watch on a dark cloth).
+  if (!closeUp && area < MIN_PRODUCT_AREA * coarse.data.length) return undefined;
   const region = closeUp?.region ?? productRegion(coarse, image.width, image.height, 0.05);
   if (!region) return undefined;
 
@@ -306,13 +398,16 @@ export function productMatte(image: RgbImage, coarseMap: FloatPlane, closeUp?: C
   }
   const colours = resampleRgbWindow(image.data, image.width, region, gridWidth, gridHeight);
   const belief = colourRefine(colours, fused);
-  const cells = productCells(belief, fused);
+  const cells = productCells(belief, fused, colours);
+  let cellCount = 0;
+  for (const cell of cells.mask) cellCount += cell;
+  if (cellCount / (scale * scale) < MIN_PRODUCT_AREA * image.width * image.height) return undefined;
 
   const solid = plane(gridWidth, gridHeight);
   for (let k = 0; k < solid.data.length; k += 1) solid.data[k] = cells.mask[k]!;
   const radius = guideRadius(image);
   const refined = tightenMatte(
-    guidedFilter(luminancePlane(image, region), resizeBilinear(solid, region.width, region.height), radius, 4e-4),
+    colourGuidedFilter(cropRgb(image, region), resizeBilinear(solid, region.width, region.height), radius, 4e-4),
   );
   const alpha = plane(image.width, image.height);
   for (let y = 0; y < region.height; y += 1) {

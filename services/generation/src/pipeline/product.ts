@@ -3,7 +3,7 @@ import { asBuffer, pixelThread } from '../imaging/pixel-thread';
 import type { FloatPlane } from '../imaging/raster';
 import { segmentProduct } from '../imaging/segment';
 import type { InferenceModel } from '../models/runtime';
-import { closeUpRegion, type ProductCutout, type ProductMatte } from './cutout';
+import { closeUpRegion, grownCloseUp, type ProductCutout, type ProductMatte } from './cutout';
 
 export type { Box, ProductCutout, ProductMatte } from './cutout';
 
@@ -23,7 +23,10 @@ export interface SegmentedProduct {
 export async function cutOutProduct(model: InferenceModel, image: RgbImage): Promise<SegmentedProduct> {
   const coarse = await segmentProduct(model, image);
   const region = closeUpRegion(coarse, image.width, image.height);
-  const closeUp = region && { region, map: await segmentProduct(model, image, region) };
+  let closeUp = region && { region, map: await segmentProduct(model, image, region) };
+  // The product ran out of the close-up: one more look at a larger region.
+  const grown = closeUp && grownCloseUp(closeUp, image.width, image.height);
+  if (grown) closeUp = { region: grown, map: await segmentProduct(model, image, grown) };
   const { cutout, matte } = await pixelThread.run('refineCutout', [image, coarse, closeUp]);
   return { cutout: { ...cutout, rgba: asBuffer(cutout.rgba) }, matte };
 }
