@@ -118,6 +118,40 @@ describe('colour refinement and the product cells', () => {
   });
 });
 
+describe('background blobs the segmenter marked beside the product', () => {
+  // A blue product with a brown knot of the wooden table touching its side; the segmenter is sure of both.
+  const width = 80;
+  const height = 50;
+  const product = (x: number, y: number) => inside(x, y, 10, 10, 40, 40);
+  const knot = (x: number, y: number) => (x - 49) ** 2 + (y - 25) ** 2 < 81;
+  const colours = new Float32Array(width * height * 3);
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      const grain = 0.06 * Math.sin(y * 0.9 + x * 0.1);
+      const colour = product(x, y)
+        ? [0.2, 0.3, 0.8]
+        : knot(x, y)
+          ? [0.45 + grain, 0.28 + grain, 0.15]
+          : [0.5 + grain, 0.33 + grain, 0.18];
+      colours.set(colour, (y * width + x) * 3);
+    }
+  }
+  const prior = floatPlane(width, height, (x, y) => (product(x, y) || knot(x, y) ? 0.98 : 0.02));
+
+  test('a knot touching the product is dropped, the product kept whole', () => {
+    const { mask: cells } = productCells(prior, prior, colours);
+    expect(cells[25 * width + 50]).toBe(0);
+    let productCellsKept = 0;
+    for (let y = 10; y < 40; y += 1) for (let x = 10; x < 40; x += 1) productCellsKept += cells[y * width + x]!;
+    expect(productCellsKept).toBe(30 * 30);
+  });
+
+  test('without the colours (no evidence), both stay', () => {
+    const { mask: cells } = productCells(prior, prior);
+    expect(cells[25 * width + 50]).toBe(1);
+  });
+});
+
 describe('edges at full resolution', () => {
   test('the colour guided filter snaps a soft mask to an edge between two colours of equal brightness', () => {
     // Red product on the left half, green grass on the right, both of luminance about 0.45.

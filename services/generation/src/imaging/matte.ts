@@ -48,6 +48,14 @@ export function maskAbove(values: ArrayLike<number>, threshold: number): BinaryM
   return mask;
 }
 
+/** The cells whose whole (2r+1)² neighbourhood is set (`grow` false: erosion) or any of it (`grow` true: dilation). */
+export function morphMask(mask: BinaryMask, width: number, height: number, radius: number, grow: boolean): BinaryMask {
+  const share = boxBlur(Float32Array.from(mask), width, height, radius);
+  const out = new Uint8Array(mask.length);
+  for (let k = 0; k < out.length; k += 1) out[k] = (grow ? share[k]! > 1e-6 : share[k]! > 1 - 1e-6) ? 1 : 0;
+  return out;
+}
+
 /** Sets the holes of a mask: unset regions that do not reach the frame's border (a mug's handle loop stays open). */
 export function fillHoles(mask: BinaryMask, width: number, height: number, maxHoleShare = 1): BinaryMask {
   const unset = new Uint8Array(mask.length);

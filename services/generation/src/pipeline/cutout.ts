@@ -11,6 +11,7 @@ import {
   fitColourModel,
   labelRegions,
   maskAbove,
+  morphMask,
   removeIslands,
   tightenMatte,
   type BinaryMask,
@@ -257,12 +258,9 @@ export function productCells(
 ): { mask: BinaryMask; droppedShare: number; regions: number } {
   const { width, height } = belief;
   const mask = maskAbove(belief.data, 0.5);
+  if (colours) dropStrayCores(mask, width, height, colours, prior);
   const { labels, sizes } = labelRegions(mask, width);
-  const salient = new Uint8Array(sizes.length);
-  for (let k = 0; k < mask.length; k += 1) if (labels[k]! >= 0 && prior.data[k]! > 0.5) salient[labels[k]!] = 1;
-  const largest = Math.max(0, ...sizes.filter((_, label) => salient[label]));
-  const keep = sizes.map((size, label) => salient[label] === 1 && size >= largest * 0.05);
-  if (colours && keep.filter(Boolean).length > 1) dropStrays(keep, sizes, labels, mask, colours, prior);
+  const keep = significantRegions(labels, sizes, prior);
   let kept = 0;
   let dropped = 0;
   for (let k = 0; k < mask.length; k += 1) {
@@ -279,6 +277,49 @@ export function productCells(
     droppedShare: kept > 0 ? dropped / kept : 1,
     regions: keep.filter(Boolean).length,
   };
+}
+
+/** The regions the segmenter marked (some cell above one half) and not tiny next to the largest such region. */
+function significantRegions(labels: Int32Array, sizes: number[], prior: FloatPlane): boolean[] {
+  const salient = new Uint8Array(sizes.length);
+  for (let k = 0; k < labels.length; k += 1) if (labels[k]! >= 0 && prior.data[k]! > 0.5) salient[labels[k]!] = 1;
+  const largest = Math.max(0, ...sizes.filter((_, label) => salient[label]));
+  return sizes.map((size, label) => salient[label] === 1 && size >= largest * 0.05);
+}
+
+/** Erosion radius, in work-grid cells, that parts a product from a background blob touching it. */
+const CORE_RADIUS = 2;
+
+/**
+ * Drops background blobs the segmenter marked beside the product, even when they touch it (a knot in a wooden
+ * table next to a watch): the mask is eroded so touching blobs part into cores, the cores are judged (dropStrays),
+ * and the cells near a dropped core and near no kept one are cleared. Thin parts (a lamp's stem) vanish in the
+ * erosion but are near no dropped core, so they stay.
+ */
+function dropStrayCores(
+  mask: BinaryMask,
+  width: number,
+  height: number,
+  colours: Float32Array,
+  prior: FloatPlane,
+): void {
+  const core = morphMask(mask, width, height, CORE_RADIUS, false);
+  const { labels, sizes } = labelRegions(core, width);
+  const keep = significantRegions(labels, sizes, prior);
+  if (keep.filter(Boolean).length < 2) return;
+  const judged = [...keep];
+  dropStrays(judged, sizes, labels, core, colours, prior);
+  const cellsOf = (pick: (label: number) => boolean) =>
+    morphMask(
+      Uint8Array.from(labels, (label) => (label >= 0 && pick(label) ? 1 : 0)),
+      width,
+      height,
+      CORE_RADIUS + 1,
+      true,
+    );
+  const nearKept = cellsOf((label) => judged[label]!);
+  const nearDropped = cellsOf((label) => keep[label]! && !judged[label]);
+  for (let k = 0; k < mask.length; k += 1) if (nearDropped[k] && !nearKept[k]) mask[k] = 0;
 }
 
 /** Below this share of the anchor region's edge sharpness, another region is taken as out of focus. */
