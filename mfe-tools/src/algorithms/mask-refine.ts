@@ -1,6 +1,5 @@
-import { fillHoles, keepLargestComponents } from './components';
-import { guidedFilter } from './guided-filter';
-import { resizeBilinear } from './resample';
+import { colourGuidedFilter, fillHoles, resizeBilinear } from '@productgen/image-algorithms';
+import { keepLargestComponents } from './components';
 
 /** SPEC §9: the model's mask is cut at 0.5. */
 export const MASK_THRESHOLD = 0.5;
@@ -33,12 +32,14 @@ export function refineMask(
 ): Uint8ClampedArray {
   const radius = options.radius ?? Math.max(4, Math.round(Math.max(width, height) / 50));
   const epsilon = options.epsilon ?? 1e-4;
-  const upscaled = resizeBilinear(modelMask, modelWidth, modelHeight, width, height);
-  const filtered = guidedFilter(rgba, upscaled, width, height, radius, epsilon);
+  const upscaled = resizeBilinear({ data: modelMask, width: modelWidth, height: modelHeight }, width, height);
+  // Fitted at full resolution, windows shrinking at the border (the shared filter's defaults are the service's).
+  const filtered = colourGuidedFilter(rgbOf(rgba), upscaled, radius, epsilon, { subsample: 1, edges: 'shrink' }).data;
   const binary = new Uint8Array(width * height);
   for (let i = 0; i < binary.length; i += 1) binary[i] = filtered[i] >= MASK_THRESHOLD ? 1 : 0;
   const kept = keepLargestComponents(binary, width, height, MIN_COMPONENT_FRACTION);
-  const solid = fillHoles(kept, width, height);
+  // Any hole, however large, whose background is cut off from the border even diagonally.
+  const solid = fillHoles(kept, width, height, Infinity, 8);
   const alpha = new Uint8ClampedArray(width * height);
   for (let i = 0; i < alpha.length; i += 1) {
     if (!solid[i]) continue;
@@ -50,4 +51,15 @@ export function refineMask(
     alpha[i] = Math.round(255 * Math.min(1, Math.max(0.5, ramp)));
   }
   return alpha;
+}
+
+/** The canvas's RGBA without its alpha: the guided filter's guide is interleaved RGB. */
+function rgbOf(rgba: Uint8ClampedArray | Uint8Array): Uint8Array {
+  const rgb = new Uint8Array((rgba.length / 4) * 3);
+  for (let i = 0, j = 0; i < rgba.length; i += 4, j += 3) {
+    rgb[j] = rgba[i];
+    rgb[j + 1] = rgba[i + 1];
+    rgb[j + 2] = rgba[i + 2];
+  }
+  return rgb;
 }

@@ -1,5 +1,4 @@
-import { boxMean } from './box-filter';
-import { dilate } from './components';
+import { boxMean, dilate } from '@productgen/image-algorithms';
 import { seededRandom } from './random';
 
 /**
@@ -404,7 +403,7 @@ function blendInto(
     for (let x = 0; x < filled.width; x += 1)
       grownCrop[y * filled.width + x] = grown[(crop.y + y) * width + crop.x + x];
   }
-  const soft = boxMean(grownCrop, filled.width, filled.height, featherRadius);
+  const soft = boxMean(grownCrop, filled.width, filled.height, featherRadius, 'shrink');
   for (let y = 0; y < filled.height; y += 1) {
     for (let x = 0; x < filled.width; x += 1) {
       const local = y * filled.width + x;

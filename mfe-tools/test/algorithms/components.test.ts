@@ -1,4 +1,4 @@
-import { dilate, fillHoles, keepLargestComponents, labelComponents } from '../../src/algorithms/components';
+import { keepLargestComponents } from '../../src/algorithms/components';
 
 /** Rows of "#" (set) and "." (unset) → a mask. */
 function maskOf(rows: string[]) {
@@ -12,13 +12,8 @@ function rowsOf(mask: Uint8Array, width: number): string[] {
   return rows;
 }
 
-describe('connected components', () => {
+describe('keeping the large regions', () => {
   const { width, height, mask } = maskOf(['#####.....', '#...#....#', '#...#.....', '#####...##', '........##']);
-
-  it('labels 8-connected regions with their sizes', () => {
-    const { sizes } = labelComponents(mask, width, height);
-    expect(sizes.slice(1).sort((a, b) => a - b)).toEqual([1, 4, 14]);
-  });
 
   it('keeps the largest region and those at least the given share of it', () => {
     expect(rowsOf(keepLargestComponents(mask, width, height, 0.2), width)).toEqual([
@@ -29,15 +24,5 @@ describe('connected components', () => {
       '........##',
     ]);
     expect(keepLargestComponents(mask, width, height, 0.5).reduce((a, b) => a + b, 0)).toBe(14);
-  });
-
-  it('fills holes that do not touch the border', () => {
-    const filled = fillHoles(mask, width, height);
-    expect(rowsOf(filled, width).slice(0, 4)).toEqual(['#####.....', '#####....#', '#####.....', '#####...##']);
-  });
-
-  it('dilates by a square radius', () => {
-    const single = maskOf(['.....', '.....', '..#..', '.....', '.....']);
-    expect(rowsOf(dilate(single.mask, 5, 5, 1), 5)).toEqual(['.....', '.###.', '.###.', '.###.', '.....']);
   });
 });

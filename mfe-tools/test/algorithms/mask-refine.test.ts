@@ -1,12 +1,4 @@
-import { boxMean } from '../../src/algorithms/box-filter';
 import { refineMask } from '../../src/algorithms/mask-refine';
-
-describe('box mean', () => {
-  it('averages over the clipped window', () => {
-    const values = Float32Array.from([1, 2, 3, 4]);
-    expect(Array.from(boxMean(values, 4, 1, 1))).toEqual([1.5, 2, 3, 3.5]);
-  });
-});
 
 describe('refineMask', () => {
   // A 200×200 photo: a dark disc (the product, with a light hole-like spot the model misses) on a light

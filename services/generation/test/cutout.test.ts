@@ -1,17 +1,9 @@
+import { resampleWindow, type FloatPlane } from '@productgen/image-algorithms';
 import { catalogueMask } from '../src/bench/segmentation-set';
 import { maskIoU } from '../src/bench/segmentation-score';
 import type { RgbImage } from '../src/imaging/decode';
-import { colourGuidedFilter, colourLikelihood, fillHoles, fitColourModel, labelRegions } from '../src/imaging/matte';
-import { resampleRgbWindow, resampleWindow, type FloatPlane } from '../src/imaging/raster';
+import { colourLikelihood, fitColourModel } from '../src/imaging/matte';
 import { closeUpRegion, colourRefine, productCells, productMatte } from '../src/pipeline/cutout';
-
-/** A binary mask from rows of text: '#' set, '.' unset. */
-function mask(rows: string[]): { data: Uint8Array; width: number; height: number } {
-  const width = rows[0]!.length;
-  const data = new Uint8Array(width * rows.length);
-  rows.forEach((row, y) => [...row].forEach((cell, x) => (data[y * width + x] = cell === '#' ? 1 : 0)));
-  return { data, width, height: rows.length };
-}
 
 function floatPlane(width: number, height: number, value: (x: number, y: number) => number): FloatPlane {
   const data = new Float32Array(width * height);
@@ -28,24 +20,6 @@ function photo(width: number, height: number, paint: (x: number, y: number) => [
 
 const inside = (x: number, y: number, left: number, top: number, right: number, bottom: number) =>
   x >= left && x < right && y >= top && y < bottom;
-
-describe('mask regions and holes', () => {
-  test('regions are labelled 4-connected with their sizes', () => {
-    const { data, width } = mask(['##..#', '#...#', '....#', '.#..#']);
-    const { labels, sizes } = labelRegions(data, width);
-    expect([...sizes].sort()).toEqual([1, 3, 4]);
-    expect(labels[0]).toBe(labels[5]);
-    expect(labels[2]).toBe(-1);
-  });
-
-  test('an enclosed hole is filled, a loop open to the frame is not, and a large hole stays when capped', () => {
-    const ring = mask(['.......', '.#####.', '.#...#.', '.#...#.', '.#####.', '.......']);
-    expect([...fillHoles(ring.data, ring.width, ring.height)].slice(2 * 7 + 2, 2 * 7 + 5)).toEqual([1, 1, 1]);
-    expect([...fillHoles(ring.data, ring.width, ring.height, 0.2)]).toEqual([...ring.data]);
-    const open = mask(['.......', '.#####.', '.#.....', '.#.....', '.#####.', '.......']);
-    expect([...fillHoles(open.data, open.width, open.height)]).toEqual([...open.data]);
-  });
-});
 
 describe('colour models', () => {
   const samples = (colour: [number, number, number], count: number, spread: number) => {
@@ -152,23 +126,6 @@ describe('background blobs the segmenter marked beside the product', () => {
   });
 });
 
-describe('edges at full resolution', () => {
-  test('the colour guided filter snaps a soft mask to an edge between two colours of equal brightness', () => {
-    // Red product on the left half, green grass on the right, both of luminance about 0.45.
-    const width = 64;
-    const height = 16;
-    const rgb = new Uint8Array(width * height * 3);
-    for (let k = 0; k < width * height; k += 1) rgb.set(k % width < 32 ? [230, 60, 60] : [30, 160, 90], k * 3);
-    // The upsampled coarse mask: a ramp over 16 px around the edge.
-    const soft = floatPlane(width, height, (x) => Math.min(1, Math.max(0, (40 - x) / 16)));
-    const snapped = colourGuidedFilter(rgb, soft, 4, 1e-4);
-    // Across the colour edge (x 31 → 33) the snapped mask drops almost three times as steeply as the soft one (2/16).
-    const step = (values: Float32Array) => values[8 * width + 31]! - values[8 * width + 33]!;
-    expect(step(soft.data)).toBeCloseTo(0.125, 3);
-    expect(step(snapped.data)).toBeGreaterThan(0.3);
-  });
-});
-
 describe('the product matte', () => {
   // A 400×300 photo: a two-tone product (a dark body, a pale cap) on a textured floor.
   const image = photo(400, 300, (x, y) => {
@@ -225,11 +182,6 @@ describe('the product matte', () => {
     );
     const fragmented = productMatte(image, scattered);
     expect(fragmented === undefined || fragmented.confidence < clean.confidence - 0.2).toBe(true);
-  });
-
-  test('the area sampler averages the cells it covers', () => {
-    const rgb = new Uint8Array([0, 0, 0, 255, 255, 255, 0, 0, 0, 255, 255, 255]);
-    expect([...resampleRgbWindow(rgb, 2, { left: 0, top: 0, width: 2, height: 2 }, 1, 1)]).toEqual([0.5, 0.5, 0.5]);
   });
 });
 

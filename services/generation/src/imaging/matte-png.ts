@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import type { FloatPlane } from './raster';
+import type { FloatPlane } from '@productgen/image-algorithms';
 
 /*
  * A stored matte is an 8-bit grayscale PNG at the analysis size (255 = product, 0 = background): the segmenter's

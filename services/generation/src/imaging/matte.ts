@@ -1,86 +1,12 @@
-import { boxBlur, resampleRgbWindow, resampleWindow, resizeBilinear, type FloatPlane } from './raster';
+import { boxMean, labelRegions, type BinaryMask, type FloatPlane } from '@productgen/image-algorithms';
 
-/** A binary mask: 1 where set, row-major. */
-export type BinaryMask = Uint8Array;
-
-/** Connected regions (4-neighbour) of the set cells: a label per cell (-1 where unset) and each region's size. */
-export function labelRegions(mask: BinaryMask, width: number): { labels: Int32Array; sizes: number[] } {
-  const labels = new Int32Array(mask.length).fill(-1);
-  const sizes: number[] = [];
-  const stack: number[] = [];
-  for (let start = 0; start < mask.length; start += 1) {
-    if (labels[start] !== -1 || !mask[start]) continue;
-    const label = sizes.length;
-    let size = 0;
-    labels[start] = label;
-    stack.push(start);
-    while (stack.length > 0) {
-      const index = stack.pop()!;
-      size += 1;
-      const x = index % width;
-      // The four neighbours, unrolled: this loop runs once per cell of every mask the cut-out looks at.
-      if (x > 0 && labels[index - 1] === -1 && mask[index - 1]) {
-        labels[index - 1] = label;
-        stack.push(index - 1);
-      }
-      if (x < width - 1 && labels[index + 1] === -1 && mask[index + 1]) {
-        labels[index + 1] = label;
-        stack.push(index + 1);
-      }
-      if (index >= width && labels[index - width] === -1 && mask[index - width]) {
-        labels[index - width] = label;
-        stack.push(index - width);
-      }
-      if (index + width < mask.length && labels[index + width] === -1 && mask[index + width]) {
-        labels[index + width] = label;
-        stack.push(index + width);
-      }
-    }
-    sizes.push(size);
-  }
-  return { labels, sizes };
-}
+// The algorithms the browser tools use too (guided filter, regions, box mean) are in @productgen/image-algorithms.
 
 /** Cells above a threshold as a binary mask. */
 export function maskAbove(values: ArrayLike<number>, threshold: number): BinaryMask {
   const mask = new Uint8Array(values.length);
   for (let k = 0; k < mask.length; k += 1) if (values[k]! > threshold) mask[k] = 1;
   return mask;
-}
-
-/** The cells whose whole (2r+1)² neighbourhood is set (`grow` false: erosion) or any of it (`grow` true: dilation). */
-export function morphMask(mask: BinaryMask, width: number, height: number, radius: number, grow: boolean): BinaryMask {
-  const share = boxBlur(Float32Array.from(mask), width, height, radius);
-  const out = new Uint8Array(mask.length);
-  for (let k = 0; k < out.length; k += 1) out[k] = (grow ? share[k]! > 1e-6 : share[k]! > 1 - 1e-6) ? 1 : 0;
-  return out;
-}
-
-/** Sets the holes of a mask: unset regions that do not reach the frame's border (a mug's handle loop stays open). */
-export function fillHoles(mask: BinaryMask, width: number, height: number, maxHoleShare = 1): BinaryMask {
-  const unset = new Uint8Array(mask.length);
-  for (let k = 0; k < mask.length; k += 1) unset[k] = mask[k] ? 0 : 1;
-  const { labels, sizes } = labelRegions(unset, width);
-  const open = new Uint8Array(sizes.length);
-  const reachesBorder = (index: number) => {
-    if (labels[index]! >= 0) open[labels[index]!] = 1;
-  };
-  for (let x = 0; x < width; x += 1) {
-    reachesBorder(x);
-    reachesBorder((height - 1) * width + x);
-  }
-  for (let y = 0; y < height; y += 1) {
-    reachesBorder(y * width);
-    reachesBorder(y * width + width - 1);
-  }
-  let setCount = 0;
-  for (const value of mask) setCount += value;
-  const out = mask.slice();
-  for (let k = 0; k < out.length; k += 1) {
-    const label = labels[k]!;
-    if (label >= 0 && !open[label] && sizes[label]! <= maxHoleShare * setCount) out[k] = 1;
-  }
-  return out;
 }
 
 /**
@@ -99,102 +25,6 @@ export function removeIslands(mask: FloatPlane, keepFraction = 0.08): FloatPlane
     if (label >= 0 && sizes[label]! < largest * keepFraction) out[i] = 0;
   }
   return { data: out, width: mask.width, height: mask.height };
-}
-
-/**
- * The guided filter with the colour photo as guide (He, Sun, Tang; the fast variant that fits its linear model on a
- * grid `subsample` times coarser and applies it at full resolution): edges between two colours of equal brightness
- * (a red product on green grass) guide the matte too, which a luminance guide misses. `rgb` is interleaved RGB
- * 0..255 of the input's size.
- */
-export function colourGuidedFilter(
-  rgb: Uint8Array,
-  input: FloatPlane,
-  radius: number,
-  epsilon: number,
-  subsample = 2,
-): FloatPlane {
-  const { width, height } = input;
-  const w = Math.max(1, Math.round(width / subsample));
-  const h = Math.max(1, Math.round(height / subsample));
-  const window = { left: 0, top: 0, width, height };
-  const small = resampleRgbWindow(rgb, width, window, w, h);
-  const p = resampleWindow(input, window, w, h).data;
-  const r = Math.max(1, Math.round(radius / subsample));
-  const n = w * h;
-  const channel = (c: number) => {
-    const out = new Float32Array(n);
-    for (let k = 0; k < n; k += 1) out[k] = small[k * 3 + c]!;
-    return out;
-  };
-  const I = [channel(0), channel(1), channel(2)];
-  const product = (a: Float32Array, b: Float32Array) => {
-    const out = new Float32Array(n);
-    for (let k = 0; k < n; k += 1) out[k] = a[k]! * b[k]!;
-    return out;
-  };
-  const blur = (values: Float32Array) => boxBlur(values, w, h, r);
-  const meanI = I.map(blur);
-  const meanP = blur(p);
-  const meanIp = I.map((channelI) => blur(product(channelI, p)));
-  // The guide's covariance: rr, rg, rb, gg, gb, bb.
-  const [rr, rg, rb, gg, gb, bb] = (
-    [
-      [0, 0],
-      [0, 1],
-      [0, 2],
-      [1, 1],
-      [1, 2],
-      [2, 2],
-    ] as const
-  ).map(([i, j]) => blur(product(I[i]!, I[j]!))) as [
-    Float32Array,
-    Float32Array,
-    Float32Array,
-    Float32Array,
-    Float32Array,
-    Float32Array,
-  ];
-  const a = [new Float32Array(n), new Float32Array(n), new Float32Array(n)] as const;
-  const b = new Float32Array(n);
-  for (let k = 0; k < n; k += 1) {
-    const m0 = meanI[0]![k]!;
-    const m1 = meanI[1]![k]!;
-    const m2 = meanI[2]![k]!;
-    const mp = meanP[k]!;
-    // Σ + εU, symmetric: its inverse by cofactors (this loop runs per cell, so no arrays are made in it).
-    const s00 = rr[k]! - m0 * m0 + epsilon;
-    const s01 = rg[k]! - m0 * m1;
-    const s02 = rb[k]! - m0 * m2;
-    const s11 = gg[k]! - m1 * m1 + epsilon;
-    const s12 = gb[k]! - m1 * m2;
-    const s22 = bb[k]! - m2 * m2 + epsilon;
-    const i00 = s11 * s22 - s12 * s12;
-    const i01 = s02 * s12 - s01 * s22;
-    const i02 = s01 * s12 - s02 * s11;
-    const i11 = s00 * s22 - s02 * s02;
-    const i12 = s01 * s02 - s00 * s12;
-    const i22 = s00 * s11 - s01 * s01;
-    const determinant = s00 * i00 + s01 * i01 + s02 * i02;
-    const c0 = meanIp[0]![k]! - m0 * mp;
-    const c1 = meanIp[1]![k]! - m1 * mp;
-    const c2 = meanIp[2]![k]! - m2 * mp;
-    const a0 = (i00 * c0 + i01 * c1 + i02 * c2) / determinant;
-    const a1 = (i01 * c0 + i11 * c1 + i12 * c2) / determinant;
-    const a2 = (i02 * c0 + i12 * c1 + i22 * c2) / determinant;
-    a[0][k] = a0;
-    a[1][k] = a1;
-    a[2][k] = a2;
-    b[k] = mp - a0 * m0 - a1 * m1 - a2 * m2;
-  }
-  const up = (values: Float32Array) => resizeBilinear({ data: blur(values), width: w, height: h }, width, height).data;
-  const [a0, a1, a2] = a.map(up) as [Float32Array, Float32Array, Float32Array];
-  const meanB = up(b);
-  const out = new Float32Array(width * height);
-  for (let k = 0; k < out.length; k += 1) {
-    out[k] = (a0[k]! * rgb[k * 3]! + a1[k]! * rgb[k * 3 + 1]! + a2[k]! * rgb[k * 3 + 2]!) / 255 + meanB[k]!;
-  }
-  return { data: out, width, height };
 }
 
 /** Pushes faint haze to 0 and near-solid values to 1, keeping the soft ramp in between. */
@@ -228,8 +58,8 @@ export function estimateForeground(rgb: Uint8Array, alpha: FloatPlane, radii: re
   const image = foreground.map((channel) => channel.slice());
   const background = foreground.map((channel) => channel.slice());
   for (const radius of radii) {
-    const weightF = boxBlur(a, width, height, radius);
-    const weightB = boxBlur(oneMinus, width, height, radius);
+    const weightF = boxMean(a, width, height, radius, 'repeat');
+    const weightB = boxMean(oneMinus, width, height, radius, 'repeat');
     for (let c = 0; c < 3; c += 1) {
       const F = foreground[c]!;
       const B = background[c]!;
@@ -240,8 +70,8 @@ export function estimateForeground(rgb: Uint8Array, alpha: FloatPlane, radii: re
         fa[k] = F[k]! * a[k]!;
         bb[k] = B[k]! * oneMinus[k]!;
       }
-      const blurF = boxBlur(fa, width, height, radius);
-      const blurB = boxBlur(bb, width, height, radius);
+      const blurF = boxMean(fa, width, height, radius, 'repeat');
+      const blurB = boxMean(bb, width, height, radius, 'repeat');
       for (let k = 0; k < n; k += 1) {
         const f = weightF[k]! > 1e-5 ? blurF[k]! / weightF[k]! : I[k]!;
         const b = weightB[k]! > 1e-5 ? blurB[k]! / weightB[k]! : I[k]!;

@@ -1,7 +1,7 @@
+import type { FloatPlane } from '@productgen/image-algorithms';
 import sharp from 'sharp';
 import type { InferenceModel } from '../models/runtime';
 import type { RgbImage } from './decode';
-import type { FloatPlane } from './raster';
 
 const SIZE = 320;
 const MEAN = [0.485, 0.456, 0.406] as const;

@@ -1,31 +1,32 @@
 /*
  * The cut-out's matte refinement: pure functions of plain data, run on the pixel thread (no libvips here).
  */
-import type { RgbImage } from '../imaging/decode';
 import {
+  boxMean,
   colourGuidedFilter,
-  colourLikelihood,
-  estimateForeground,
-  EVEN_COLOUR_DENSITY,
+  dilate,
+  erode,
   fillHoles,
-  fitColourModel,
   labelRegions,
-  maskAbove,
-  morphMask,
-  removeIslands,
-  tightenMatte,
-  type BinaryMask,
-  type ColourModel,
-} from '../imaging/matte';
-import {
-  boundsAbove,
-  boxBlur,
   plane,
   resampleRgbWindow,
   resampleWindow,
   resizeBilinear,
+  type BinaryMask,
   type FloatPlane,
-} from '../imaging/raster';
+} from '@productgen/image-algorithms';
+import type { RgbImage } from '../imaging/decode';
+import {
+  colourLikelihood,
+  estimateForeground,
+  EVEN_COLOUR_DENSITY,
+  fitColourModel,
+  maskAbove,
+  removeIslands,
+  tightenMatte,
+  type ColourModel,
+} from '../imaging/matte';
+import { boundsAbove } from '../imaging/raster';
 import type { Region } from '../imaging/segment';
 
 export interface Box {
@@ -240,7 +241,7 @@ export function colourRefine(colours: Float32Array, prior: FloatPlane): FloatPla
     const shifted = logit(p) + Math.max(-COLOUR_SAY, Math.min(COLOUR_SAY, 0.5 * evidence));
     belief[k] = 1 / (1 + Math.exp(-shifted));
   }
-  return { data: boxBlur(belief, width, height, 1), width, height };
+  return { data: boxMean(belief, width, height, 1, 'repeat'), width, height };
 }
 
 /**
@@ -303,19 +304,18 @@ function dropStrayCores(
   colours: Float32Array,
   prior: FloatPlane,
 ): void {
-  const core = morphMask(mask, width, height, CORE_RADIUS, false);
+  const core = erode(mask, width, height, CORE_RADIUS);
   const { labels, sizes } = labelRegions(core, width);
   const keep = significantRegions(labels, sizes, prior);
   if (keep.filter(Boolean).length < 2) return;
   const judged = [...keep];
   dropStrays(judged, sizes, labels, core, colours, prior);
   const cellsOf = (pick: (label: number) => boolean) =>
-    morphMask(
+    dilate(
       Uint8Array.from(labels, (label) => (label >= 0 && pick(label) ? 1 : 0)),
       width,
       height,
       CORE_RADIUS + 1,
-      true,
     );
   const nearKept = cellsOf((label) => judged[label]!);
   const nearDropped = cellsOf((label) => keep[label]! && !judged[label]);

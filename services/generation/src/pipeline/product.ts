@@ -1,6 +1,6 @@
+import type { FloatPlane } from '@productgen/image-algorithms';
 import type { RgbImage } from '../imaging/decode';
 import { asBuffer, pixelThread } from '../imaging/pixel-thread';
-import type { FloatPlane } from '../imaging/raster';
 import { segmentProduct } from '../imaging/segment';
 import type { InferenceModel } from '../models/runtime';
 import { closeUpRegion, grownCloseUp, type ProductCutout, type ProductMatte } from './cutout';
