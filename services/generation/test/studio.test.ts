@@ -5,13 +5,15 @@ import { categories, type CategoryId } from '../src/domain/categories';
 import { hash32 } from '../src/domain/random';
 import { looks, planVariations, showcaseRecipes, type StyleRecipe } from '../src/domain/styles';
 import { decodeRgb } from '../src/imaging/decode';
+import { encodeMattePng } from '../src/imaging/matte-png';
 import { watermarkOverlay } from '../src/imaging/finish';
 import { checkMarketplaceWhite } from '../src/imaging/marketplace';
+import { SCALE } from '../src/imaging/upscale';
 import { ensureModels } from '../src/models/model-store';
 import { loadModelRuntime } from '../src/models/runtime';
 import { closeStudioThreads } from '../src/threads/studio-threads';
-import type { ProductCutout } from '../src/pipeline/product';
-import { StudioRenderer } from '../src/pipeline/studio';
+import { cutOutProduct, type ProductCutout } from '../src/pipeline/product';
+import { MODEL_MIN_ENLARGEMENT, StudioRenderer } from '../src/pipeline/studio';
 import { PHOTOS_DIR, SHARED_MODELS_DIR } from './helpers';
 
 const PHOTOS = ['demo/mug.jpg', 'test/electronics/headphones-black.jpg'];
@@ -174,6 +176,51 @@ describe('studio pipeline', () => {
       expect(Math.max(base.rendered.width, base.rendered.height)).toBe(1024);
     }
   }, 180_000);
+
+  test('super-resolution only where the photo lacks pixels; a large photo is decoded for the layout, not the work size', async () => {
+    const runtime = await loadModelRuntime(await ensureModels(SHARED_MODELS_DIR, undefined));
+    let modelCalls = 0;
+    const counting = new StudioRenderer(
+      {
+        ...runtime,
+        upscaler: { run: (input, dims) => ((modelCalls += 1), runtime.upscaler.run(input, dims)) },
+      },
+      { outputSize: 2048, previewSize: 1024, watermarkText: 'ProductGen', workSize: WORK_SIZE },
+    );
+    const recipe = planVariations({ generationUuid: 'sr-policy', category: 'kitchen', count: 1 })[0]!.recipe;
+    const { bytes, cutout } = products.get(PHOTOS[0]!)!;
+    const longSide = (product: { box: ProductCutout['box'] }) =>
+      Math.max(product.box.right - product.box.left, product.box.bottom - product.box.top);
+    // The layout's product size: what every path must deliver, whatever the photo's resolution.
+    const needed = longSide(await counting.upscale(cutout, undefined, [recipe]));
+    expect(needed).toBeGreaterThan(1600);
+
+    const enlargementOf = (product: ProductCutout) => needed / longSide(product);
+    const enlargements: number[] = [];
+    for (const side of [400, 1800, 3000]) {
+      const photo = await sharp(bytes).resize(side, side, { fit: 'inside' }).jpeg({ quality: 95 }).toBuffer();
+      // The analysis matte of this photo, as analysis stores it: the renderer decodes the photo by it.
+      const { matte: analysed } = await cutOutProduct(runtime.segmentation, await decodeRgb(photo, 1024));
+      const matte = await encodeMattePng(analysed!.alpha);
+      const product = await counting.prepare(photo, undefined, matte, [recipe]);
+      enlargements.push(enlargementOf(product));
+      const calls = modelCalls;
+      const upscaled = await counting.upscale(product, undefined, [recipe]);
+      process.stdout.write(
+        `photo ${side}px: enlargement ${enlargementOf(product).toFixed(2)}, model tiles ${modelCalls - calls}\n`,
+      );
+      expect(modelCalls > calls).toBe(enlargementOf(product) > MODEL_MIN_ENLARGEMENT);
+      // Every path delivers the layout's size (the model at most ×4; ± rounding of the margin).
+      const delivered = Math.min(needed, SCALE * longSide(product));
+      expect(Math.abs(longSide(upscaled) - delivered)).toBeLessThanOrEqual(delivered * 0.02);
+    }
+    // The 400-px photo needs the model; the 1800-px one is resized; the 3000-px one is decoded beyond the work size
+    // (1280), so its product has the layout's pixels.
+    expect(enlargements[0]).toBeGreaterThan(MODEL_MIN_ENLARGEMENT);
+    expect(enlargements[1]).toBeGreaterThan(1.05);
+    expect(enlargements[1]).toBeLessThanOrEqual(MODEL_MIN_ENLARGEMENT);
+    expect(enlargements[2]).toBeCloseTo(1, 1);
+  }, 240_000);
 
   test("the watermark changes only the overlay's pixels; rendering is deterministic", async () => {
     const { cutout } = products.get(PHOTOS[1]!)!;

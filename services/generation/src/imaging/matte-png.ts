@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import type { FloatPlane } from '@productgen/image-algorithms';
+import { boundsAbove } from './raster';
 
 /*
  * A stored matte is an 8-bit grayscale PNG at the analysis size (255 = product, 0 = background): the segmenter's
@@ -44,4 +45,14 @@ export async function decodeMattePng(png: Buffer, width: number, height: number)
   const data = new Float32Array(width * height);
   for (let k = 0; k < data.length; k += 1) data[k] = gray[k]! / 255;
   return { data, width, height };
+}
+
+/** The product's box in a stored matte (its pixels above half), with the matte's long side; undefined when empty. */
+export async function matteProductBox(
+  png: Buffer,
+): Promise<{ width: number; height: number; longSide: number } | undefined> {
+  const { data, info } = await sharp(png).extractChannel(0).raw().toBuffer({ resolveWithObject: true });
+  const box = boundsAbove(data, info.width, info.height, 127);
+  if (!box) return undefined;
+  return { width: box.right - box.left, height: box.bottom - box.top, longSide: Math.max(info.width, info.height) };
 }

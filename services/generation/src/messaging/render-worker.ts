@@ -109,9 +109,11 @@ export class RenderWorker {
       const matte = generation.cutout
         ? await readAll(await objectStore.getObjectStream(generation.cutout.key))
         : undefined;
+      // The photo is decoded, and its product later upscaled, for the largest layout among the images still to make.
+      const recipes = open.flatMap((variation) => styleRecipeSchema.safeParse(variation.recipe).data ?? []);
       let product: Awaited<ReturnType<StudioRenderer['prepare']>>;
       try {
-        product = await rendering(() => studio.prepare(original, times, matte));
+        product = await rendering(() => studio.prepare(original, times, matte, recipes));
       } catch (error) {
         if (!(error instanceof RenderFailure)) throw error;
         for (const variation of open) await settlement.failImage(generation, variation.index, error.message);
@@ -119,9 +121,7 @@ export class RenderWorker {
         return;
       }
 
-      // The upscale runs on the inference thread while this thread makes the backdrops and base images; it is
-      // sized for the largest layout among the images still to make.
-      const recipes = open.flatMap((variation) => styleRecipeSchema.safeParse(variation.recipe).data ?? []);
+      // The upscale runs on the inference thread (or libvips's) while this thread makes the backdrops and bases.
       const upscaling = rendering(() => studio.upscale(product, times, recipes));
       upscaling.catch(() => undefined);
       const backdrops = new Map<number, Backdrop>();
