@@ -71,6 +71,23 @@ function peakRssMb(pid) {
   }
 }
 
+/** CPU seconds (user + system, all threads) a process has used so far, from /proc/<pid>/stat (ticks of 1/100 s). */
+function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** A process's peak RSS and CPU time, and its CPU per finished image. */
+function usage(pid, images) {
+  const cpu = cpuSeconds(pid);
+  const perImage = images > 0 ? `, ${((cpu * 1000) / images).toFixed(0)} ms CPU per finished image` : '';
+  return `peak RSS ${peakRssMb(pid)} MB, CPU ${cpu.toFixed(0)} s${perImage}`;
+}
+
 function photos() {
   const files = [];
   for (const dir of readdirSync(PHOTOS)) {
@@ -206,6 +223,7 @@ async function runBatch(apiUrl, products, label) {
   console.log(`  upload accepted after ${(accepted / 1000).toFixed(1)} s`);
   console.log(`  first finished image after ${firstImage === null ? '–' : (firstImage / 1000).toFixed(1)} s`);
   console.log(`  wall time ${wall.toFixed(1)} s, ${(images / wall).toFixed(2)} images/s`);
+  return images;
 }
 
 async function embeddedChild() {
@@ -252,8 +270,8 @@ async function embedded(products) {
   );
   try {
     await platform.ready;
-    await runBatch(`http://127.0.0.1:${apiPort}`, products, 'embedded (one process)');
-    console.log(`  peak RSS: embedded platform ${peakRssMb(platform.child.pid)} MB`);
+    const images = await runBatch(`http://127.0.0.1:${apiPort}`, products, 'embedded (one process)');
+    console.log(`  embedded platform: ${usage(platform.child.pid, images)}`);
   } finally {
     await stopProcess(platform);
     rmSync(dataDir, { recursive: true, force: true });
@@ -328,10 +346,9 @@ async function distributed(products) {
       PORT: String(ports.gateway),
       API_PORT: String(ports.gateway),
     });
-    await runBatch(at('gateway'), products, 'distributed (RabbitMQ, 2 workers)');
-    console.log('  peak RSS:');
-    for (const running of processes) console.log(`    ${running.name}: ${peakRssMb(running.child.pid)} MB`);
-    console.log(`    bench process (embedded MongoDB and S3): ${peakRssMb(process.pid)} MB`);
+    const images = await runBatch(at('gateway'), products, 'distributed (RabbitMQ, 2 workers)');
+    for (const running of processes) console.log(`    ${running.name}: ${usage(running.child.pid, images)}`);
+    console.log(`    bench process (embedded MongoDB and S3): ${usage(process.pid, images)}`);
   } finally {
     for (const running of processes.reverse()) await stopProcess(running);
     await s3.stop();
