@@ -1,36 +1,40 @@
 'use strict';
-// Runs onnxruntime-node in a worker thread: sessions are created once (per model file) and inference never blocks
-// the service's event loop, so HTTP answers and image composition go on while a model runs.
+// Runs onnxruntime-node in a worker thread: sessions are created once (per model) and inference never blocks the
+// service's event loop, so HTTP answers and image composition go on while a model runs.
 // Plain JavaScript so the same file runs from src (tests) and dist (built service).
 const { parentPort } = require('node:worker_threads');
 const ort = require('onnxruntime-node');
 
 const sessions = new Map();
 
-function sessionFor(file) {
-  let session = sessions.get(file);
-  if (!session) {
-    session = ort.InferenceSession.create(file, {
-      graphOptimizationLevel: 'all',
-      // Idle intra-op threads sleep instead of spinning: on 2 cores a spinning thread takes the core that libvips
-      // and the pixel thread need for the images composed while the upscaler runs (measured on a busy machine:
-      // 5.8 instead of 6.2 s of CPU for a 460² crop, and no slower).
-      extra: { session: { intra_op: { allow_spinning: '0' } } },
-    });
-    session.catch(() => sessions.delete(file));
-    sessions.set(file, session);
-  }
+function createSession(key, model) {
+  const session = ort.InferenceSession.create(model, {
+    graphOptimizationLevel: 'all',
+    // Idle intra-op threads sleep instead of spinning: on 2 cores a spinning thread takes the core that libvips
+    // and the pixel thread need for the images composed while the upscaler runs (measured on a busy machine:
+    // 5.8 instead of 6.2 s of CPU for a 460² crop, and no slower).
+    extra: { session: { intra_op: { allow_spinning: '0' } } },
+  });
+  session.catch(() => sessions.delete(key));
+  sessions.set(key, session);
   return session;
 }
 
 parentPort.on('message', async (request) => {
-  const { id, file, input, dims } = request;
+  const { id, key, model, input, dims } = request;
   try {
-    const session = await sessionFor(file);
-    if (!input) {
+    if (model) {
+      const session = await createSession(key, model);
       parentPort.postMessage({ id, ok: true, inputs: session.inputNames, outputs: session.outputNames });
       return;
     }
+    const pending = sessions.get(key);
+    if (!pending) {
+      // This thread was restarted since the model was loaded: the caller loads it again and resends the input.
+      parentPort.postMessage({ id, ok: false, error: `${key} is not loaded`, unloadedInput: input }, [input]);
+      return;
+    }
+    const session = await pending;
     const feeds = { [session.inputNames[0]]: new ort.Tensor('float32', new Float32Array(input), dims) };
     const result = await session.run(feeds, [session.outputNames[0]]);
     const output = result[session.outputNames[0]];

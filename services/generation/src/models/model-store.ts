@@ -3,6 +3,7 @@ import { createReadStream, existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { quantizedUpscaler } from './upscaler-int8';
 
 /** The command that repairs a missing or damaged model folder; start-up errors name it. */
 export const MODELS_FETCH_COMMAND = 'npm run models:fetch';
@@ -17,6 +18,14 @@ const manifestEntrySchema = z.object({
   attribution: z.string(),
   url: z.url().nullable(),
   note: z.string().optional(),
+  /** The model is loaded as this rewrite of the file, made in memory at load and checked against its own hash. */
+  derived: z
+    .object({
+      recipe: z.enum(['static-int8-qdq']),
+      sha256: z.string().regex(/^[0-9a-f]{64}$/),
+      size: z.number().int().positive(),
+    })
+    .optional(),
 });
 export type ModelManifestEntry = z.infer<typeof manifestEntrySchema>;
 
@@ -58,6 +67,11 @@ export function resolveFromRoot(dir: string, repoRoot = findRepoRoot()): string 
   return path.isAbsolute(dir) ? dir : path.resolve(repoRoot, dir);
 }
 
+/** Rewrites a file into the model that is loaded (see `derived` in the manifest); pure functions of the bytes. */
+const RECIPES: Record<NonNullable<ModelManifestEntry['derived']>['recipe'], (bytes: Uint8Array) => Uint8Array> = {
+  'static-int8-qdq': (bytes) => quantizedUpscaler(bytes),
+};
+
 async function sha256Of(file: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
@@ -74,22 +88,45 @@ async function problemWith(entry: ModelManifestEntry, file: string): Promise<str
   return undefined;
 }
 
+/**
+ * The bytes of a verified model file as they are loaded: the file itself, or its derived rewrite, whose hash is
+ * checked here (a rewrite that no longer gives the manifest's bytes is a bug in the recipe, not a damaged file).
+ */
+async function modelBytes(entry: ModelManifestEntry, file: string): Promise<Uint8Array> {
+  const bytes = await readFile(file);
+  const { derived } = entry;
+  if (!derived) return bytes;
+  const output = RECIPES[derived.recipe](bytes);
+  const digest = createHash('sha256').update(output).digest('hex');
+  if (output.length !== derived.size || digest !== derived.sha256) {
+    throw new Error(
+      `${entry.file}: its ${derived.recipe} rewrite gave ${output.length} bytes with sha256 ${digest}, ` +
+        `expected ${derived.size} bytes with ${derived.sha256}`,
+    );
+  }
+  return output;
+}
+
 export interface ModelFiles {
   dir: string;
   pathOf(name: ModelName): string;
+  /** What to load for a model: the file's bytes, or its derived rewrite when the manifest names one. */
+  read(name: ModelName): Promise<Uint8Array>;
   entries: ModelManifestEntry[];
 }
 
 function filesIn(dir: string, manifest: ModelManifest): ModelFiles {
   const byName = new Map(manifest.files.map((entry) => [entry.name, entry]));
+  const entryOf = (name: ModelName) => {
+    const entry = byName.get(name);
+    if (!entry) throw new Error(`models/manifest.json has no "${name}" entry`);
+    return entry;
+  };
   return {
     dir,
     entries: manifest.files,
-    pathOf(name) {
-      const entry = byName.get(name);
-      if (!entry) throw new Error(`models/manifest.json has no "${name}" entry`);
-      return path.join(dir, entry.file);
-    },
+    pathOf: (name) => path.join(dir, entryOf(name).file),
+    read: (name) => modelBytes(entryOf(name), path.join(dir, entryOf(name).file)),
   };
 }
 
@@ -118,7 +155,8 @@ async function placeVerified(entry: ModelManifestEntry, target: string, fill: (t
 
 /**
  * Makes MODELS_DIR hold every manifest file with the right hash: keeps good files, copies missing ones from the
- * shared folder, downloads the rest when allowed. Throws ModelFilesMissingError listing what could not be had.
+ * shared folder, downloads the rest when allowed, and checks every derived rewrite against its hash (a few ms).
+ * Throws ModelFilesMissingError listing what could not be had.
  */
 export async function fetchModels(options: FetchModelsOptions): Promise<ModelFiles> {
   const repoRoot = options.repoRoot ?? findRepoRoot();
@@ -156,6 +194,10 @@ export async function fetchModels(options: FetchModelsOptions): Promise<ModelFil
     } catch (error) {
       problems.push(`${entry.file}: ${error instanceof Error ? error.message : String(error)}`);
     }
+  }
+  for (const entry of manifest.files) {
+    if (!entry.derived || problems.some((problem) => problem.startsWith(`${entry.file}:`))) continue;
+    await modelBytes(entry, path.join(dir, entry.file)).catch((error: Error) => problems.push(error.message));
   }
   if (problems.length > 0) throw new ModelFilesMissingError(dir, problems);
   return filesIn(dir, manifest);

@@ -2,14 +2,16 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { RequestThread } from '../threads/request-thread';
-import type { ModelFiles } from './model-store';
+import type { ModelFiles, ModelName } from './model-store';
 
 /** One model: a float32 tensor in, its first output back. */
 export interface InferenceModel {
   run(input: Float32Array, dims: readonly number[]): Promise<{ data: Float32Array; dims: number[] }>;
 }
 
-type Reply = { id: number; ok: true; output?: ArrayBuffer; dims?: number[] } | { id: number; ok: false; error: string };
+type Reply =
+  | { id: number; ok: true; output?: ArrayBuffer; dims?: number[] }
+  | { id: number; ok: false; error: string; unloadedInput?: ArrayBuffer };
 
 /**
  * The process's inference thread. onnxruntime-node runs a session synchronously on the calling thread, so it lives
@@ -24,12 +26,16 @@ class InferenceThread {
     return this.thread.close();
   }
 
-  call(file: string, input?: Float32Array, dims?: readonly number[]): Promise<Reply> {
-    if (!input) return this.thread.request({ file });
+  /** Creates the session of `key` from the model's bytes (copied to the thread). */
+  load(key: string, model: Uint8Array): Promise<Reply> {
+    return this.thread.request({ key, model });
+  }
+
+  run(key: string, input: Float32Array, dims: readonly number[]): Promise<Reply> {
     // The input's memory is handed over, not copied; callers build a fresh array per call.
     const buffer =
       input.byteOffset === 0 && input.byteLength === input.buffer.byteLength ? input.buffer : input.slice().buffer;
-    return this.thread.request({ file, input: buffer, dims: [...dims!] }, [buffer as ArrayBuffer]);
+    return this.thread.request({ key, input: buffer, dims: [...dims] }, [buffer as ArrayBuffer]);
   }
 }
 
@@ -42,16 +48,32 @@ export async function closeInferenceThread(): Promise<void> {
   await thread.close();
 }
 
-async function openModel(file: string): Promise<InferenceModel> {
-  const loaded = await thread.call(file);
-  if (!loaded.ok) throw new Error(`model ${path.basename(file)} could not be loaded: ${loaded.error}`);
+/**
+ * A model on the inference thread. `key` names its session there (one per key); `bytes` are kept to load it again
+ * if the thread was restarted. `label` names it in errors.
+ */
+export async function openModel(key: string, bytes: Uint8Array, label = key): Promise<InferenceModel> {
+  const load = async () => {
+    const loaded = await thread.load(key, bytes);
+    if (!loaded.ok) throw new Error(`model ${label} could not be loaded: ${loaded.error}`);
+  };
+  await load();
   return {
     async run(input, dims) {
-      const reply = await thread.call(file, input, dims);
-      if (!reply.ok) throw new Error(`inference with ${path.basename(file)} failed: ${reply.error}`);
+      let reply = await thread.run(key, input, dims);
+      if (!reply.ok && reply.unloadedInput) {
+        // A restarted thread has no sessions: load it again and send the input it handed back.
+        await load();
+        reply = await thread.run(key, new Float32Array(reply.unloadedInput), dims);
+      }
+      if (!reply.ok) throw new Error(`inference with ${label} failed: ${reply.error}`);
       return { data: new Float32Array(reply.output!), dims: reply.dims! };
     },
   };
+}
+
+async function openModelOf(files: ModelFiles, name: ModelName): Promise<InferenceModel> {
+  return openModel(`${files.pathOf(name)}#${name}`, await files.read(name), path.basename(files.pathOf(name)));
 }
 
 export interface ModelRuntime {
@@ -66,9 +88,9 @@ const labelsSchema = z.array(z.string()).length(1000);
 
 async function load(files: ModelFiles): Promise<ModelRuntime> {
   const [segmentation, classifier, upscaler, labelsText] = await Promise.all([
-    openModel(files.pathOf('segmentation')),
-    openModel(files.pathOf('classifier')),
-    openModel(files.pathOf('upscaler')),
+    openModelOf(files, 'segmentation'),
+    openModelOf(files, 'classifier'),
+    openModelOf(files, 'upscaler'),
     readFile(files.pathOf('labels'), 'utf8'),
   ]);
   return { segmentation, classifier, upscaler, labels: labelsSchema.parse(JSON.parse(labelsText)) };

@@ -1,0 +1,82 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import * as ort from 'onnxruntime-node';
+import sharp from 'sharp';
+import { findRepoRoot, resolveFromRoot } from './model-store';
+import { float32Upscaler, upscalerConvOutputs } from './upscaler-int8';
+
+/*
+ * Re-measures UPSCALER_ACTIVATION_RANGES (upscaler-int8.ts) and prints the table to paste there. Needs the photo
+ * set, so it is a maintainer's tool, not part of fetching the models:
+ *   npm run build -w @productgen/generation-service && node services/generation/dist/models/calibrate-upscaler-cli.js
+ * Calibration photos: every second test photo (sorted by path); the others are for the quality check
+ * (test/upscaler-int8.test.ts). One 64² crop each at a fixed pseudo-random place.
+ */
+
+const CROP = 64;
+const UPSCALER_SOURCE = 'realesr-general-x4v3-int8.onnx';
+
+export async function testPhotos(photosDir: string): Promise<string[]> {
+  const root = path.join(photosDir, 'test');
+  const files: string[] = [];
+  for (const category of (await readdir(root)).sort()) {
+    const names = await readdir(path.join(root, category)).catch(() => []);
+    for (const name of names.sort()) if (/\.jpe?g$/i.test(name)) files.push(path.join(root, category, name));
+  }
+  return files;
+}
+
+/** A crop of `size`² px of a photo as the model's input (planar RGB, x/255), at a place given by `seed`. */
+export async function photoCrop(file: string, size: number, seed: number): Promise<Float32Array> {
+  const { data, info } = await sharp(file).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  // Multiplicative hashing of the seed: the same place for the same photo and seed on every machine.
+  const draw = (step: number) => (Math.imul(seed * 2 + step, 2654435761) >>> 0) / 2 ** 32;
+  const x0 = Math.floor(draw(1) * (info.width - size));
+  const y0 = Math.floor(draw(2) * (info.height - size));
+  const plane = size * size;
+  const input = new Float32Array(3 * plane);
+  for (let y = 0; y < size; y += 1) {
+    for (let x = 0; x < size; x += 1) {
+      for (let c = 0; c < 3; c += 1) {
+        input[c * plane + y * size + x] = data[((y0 + y) * info.width + x0 + x) * info.channels + c]! / 255;
+      }
+    }
+  }
+  return input;
+}
+
+async function main(): Promise<void> {
+  const repoRoot = findRepoRoot();
+  const modelsDir = resolveFromRoot(process.env.SHARED_MODELS_DIR || '../shared/models', repoRoot);
+  const photosDir = resolveFromRoot(process.env.PHOTOS_DIR || '../shared/photos', repoRoot);
+  const int8Model = await readFile(path.join(modelsDir, UPSCALER_SOURCE));
+  const convs = upscalerConvOutputs(int8Model);
+  const session = await ort.InferenceSession.create(float32Upscaler(int8Model, true), { intraOpNumThreads: 1 });
+  const ranges = new Map(convs.map(({ name }) => [name, [0, 0]]));
+  const photos = (await testPhotos(photosDir)).filter((_, index) => index % 2 === 0);
+  for (const [index, file] of photos.entries()) {
+    const input = await photoCrop(file, CROP, index + 1);
+    const outputs = await session.run({
+      [session.inputNames[0]!]: new ort.Tensor('float32', input, [1, 3, CROP, CROP]),
+    });
+    for (const { name, output } of convs) {
+      const range = ranges.get(name)!;
+      for (const value of outputs[output]!.data as Float32Array) {
+        if (value < range[0]!) range[0] = value;
+        if (value > range[1]!) range[1] = value;
+      }
+    }
+  }
+  // Rounded outward to 1/16: a short table, and the same table again if the float sums differ in the last bit.
+  const lines = [...ranges].map(
+    ([name, [min, max]]) => `  '${name}': [${Math.floor(min! * 16) / 16}, ${Math.ceil(max! * 16) / 16}],`,
+  );
+  console.log(`// ${photos.length} photos, one ${CROP}² crop each\n{\n${lines.join('\n')}\n}`);
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`${String(error)}\n`);
+    process.exit(1);
+  });
+}
