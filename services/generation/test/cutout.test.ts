@@ -126,6 +126,36 @@ describe('background blobs the segmenter marked beside the product', () => {
   });
 });
 
+describe('a salient blob beside the product whose colours are neither the product nor the backdrop', () => {
+  // Two copies of a blue product and, apart from them, a dark red knot on a pale wooden table: the segmenter is sure of
+  // all three. The knot's colours are unlike the table's too, so the colour evidence alone would keep it.
+  const width = 100;
+  const height = 50;
+  const copies = (x: number, y: number) => inside(x, y, 8, 12, 30, 38) || inside(x, y, 38, 12, 60, 38);
+  const knot = (x: number, y: number) => (x - 80) ** 2 + (y - 25) ** 2 < 100;
+  const colours = new Float32Array(width * height * 3);
+  for (let y = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1) {
+      const grain = 0.05 * Math.sin(y * 0.9 + x * 0.2);
+      const colour = copies(x, y)
+        ? [0.2 + grain, 0.3, 0.8]
+        : knot(x, y)
+          ? [0.35 + grain, 0.12, 0.08]
+          : [0.75 + grain, 0.68 + grain, 0.55];
+      colours.set(colour, (y * width + x) * 3);
+    }
+  }
+  const prior = floatPlane(width, height, (x, y) => (copies(x, y) || knot(x, y) ? 0.98 : 0.02));
+
+  test('the knot is dropped, both copies of the product stay', () => {
+    const { mask: cells, regions } = productCells(prior, prior, colours);
+    expect(cells[25 * width + 80]).toBe(0);
+    expect(cells[25 * width + 19]).toBe(1);
+    expect(cells[25 * width + 49]).toBe(1);
+    expect(regions).toBe(2);
+  });
+});
+
 describe('the product matte', () => {
   // A 400×300 photo: a two-tone product (a dark body, a pale cap) on a textured floor.
   const image = photo(400, 300, (x, y) => {

@@ -248,9 +248,9 @@ export function colourRefine(colours: Float32Array, prior: FloatPlane): FloatPla
  * The product's cells on the work grid: the refined belief above one half, keeping every region of a multi-item
  * product that the segmenter saw (a row of cupcakes) but not colour-alike background it never marked, holes filled
  * up to a small share of the product (not a mug handle's loop). With the colours, a region beside the product is
- * also dropped when its colours are the background's (a knot in a wooden table) or its outline is blurred where the
- * product's is sharp (an out-of-focus object in front). Also how many specks were
- * dropped, for the confidence.
+ * also dropped when its colours are the background's or not the product's (a knot in a wooden table) or its outline
+ * is blurred where the product's is sharp (an out-of-focus object in front). Also how many specks were dropped, for
+ * the confidence.
  */
 export function productCells(
   belief: FloatPlane,
@@ -322,13 +322,22 @@ function dropStrayCores(
   for (let k = 0; k < mask.length; k += 1) if (nearDropped[k] && !nearKept[k]) mask[k] = 0;
 }
 
+/**
+ * How much worse (mean log density, nats per cell) the anchor's colour mixture may explain another region than it
+ * explains the anchor itself: copies of the product or its parts are explained about as well (within 2 nats on the
+ * benchmark), a salient piece of the backdrop (a knot in a wooden table) 3.4 nats or more worse.
+ */
+const UNLIKE_ANCHOR = 2.5;
+
 /** Below this share of the anchor region's edge sharpness, another region is taken as out of focus. */
 const DEFOCUS_RATIO = 0.4;
 
 /**
  * Unmarks the regions that look like background or are out of focus (see productCells). The largest region, the
  * anchor, always stays; another stays when its colours are likelier under the anchor's colour mixture than under the
- * background's and its outline is about as sharp.
+ * background's, that mixture explains them nearly as well as the anchor's own (a copy of the product, a part of it;
+ * not a knot whose colours neither mixture has seen, which the unseen-colour allowance would lean to the product) and
+ * its outline is about as sharp.
  */
 function dropStrays(
   keep: boolean[],
@@ -359,18 +368,29 @@ function dropStrays(
   }
   const anchor = sizes.reduce((best, size, label) => (keep[label] && size > (sizes[best] ?? -1) ? label : best), -1);
   const anchorModel = fitColourModel(sampleColours(colours, labels.length, (k) => labels[k] === anchor));
+  // Per region, on every other cell: the colour evidence for the product against the background, and how well the
+  // anchor's mixture explains its colours (mean log density, floored as for an unseen colour).
   const evidence = new Float64Array(keep.length);
+  const explained = new Float64Array(keep.length);
+  const sampled = new Float64Array(keep.length);
   for (let k = 0; k < labels.length; k += 2) {
     const label = labels[k]!;
-    if (label >= 0 && keep[label] && label !== anchor)
-      evidence[label]! += colourEvidence(anchorModel, backgroundModel, colours, k);
+    if (label < 0 || !keep[label]) continue;
+    const r = colours[k * 3]!;
+    const g = colours[k * 3 + 1]!;
+    const b = colours[k * 3 + 2]!;
+    explained[label]! += Math.log(colourLikelihood(anchorModel, r, g, b) + UNSEEN_BACKGROUND_COLOURS);
+    sampled[label]! += 1;
+    if (label !== anchor) evidence[label]! += colourEvidence(anchorModel, backgroundModel, colours, k);
   }
+  const fit = (label: number) => explained[label]! / Math.max(1, sampled[label]!);
   const sharpness = (label: number) => edge[label]! / Math.max(1, edgeCells[label]!);
   keep.forEach((kept, label) => {
     if (!kept || label === anchor) return;
     const looksLikeBackground = evidence[label]! < 0;
+    const unlikeAnchor = fit(label) < fit(anchor) - UNLIKE_ANCHOR;
     const blurred = sharpness(label) < DEFOCUS_RATIO * sharpness(anchor);
-    if (looksLikeBackground || blurred) keep[label] = false;
+    if (looksLikeBackground || unlikeAnchor || blurred) keep[label] = false;
   });
 }
 
