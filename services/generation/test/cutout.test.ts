@@ -3,7 +3,7 @@ import { catalogueMask } from '../src/bench/segmentation-set';
 import { maskIoU } from '../src/bench/segmentation-score';
 import type { RgbImage } from '../src/imaging/decode';
 import { colourLikelihood, fitColourModel } from '../src/imaging/matte';
-import { closeUpRegion, colourRefine, productCells, productMatte } from '../src/pipeline/cutout';
+import { closeUpRegion, colourRefine, grownCloseUp, productCells, productMatte } from '../src/pipeline/cutout';
 
 function floatPlane(width: number, height: number, value: (x: number, y: number) => number): FloatPlane {
   const data = new Float32Array(width * height);
@@ -153,6 +153,32 @@ describe('a salient blob beside the product whose colours are neither the produc
     expect(cells[25 * width + 19]).toBe(1);
     expect(cells[25 * width + 49]).toBe(1);
     expect(regions).toBe(2);
+  });
+});
+
+describe('one more look when the product runs out of the close-up', () => {
+  // A 400×400 photo, the close-up of its middle (100..300 on both axes) at 320². In the close-up a strap lies
+  // diagonally towards the bottom-right corner, leaving through the right side near that corner; the segmenter is
+  // sure of it up to 0.86 of the way and fades it below one half before the frame, as it does with what the frame cuts.
+  const region = { left: 100, top: 100, width: 200, height: 200 };
+  const strap = (x: number, y: number) => Math.abs(y - 0.85 * x) < 10 && x > 40;
+  const map = floatPlane(320, 320, (x, y) => (strap(x, y) ? (x <= 275 ? 0.95 : x <= 312 ? 0.4 : 0.05) : 0.02));
+  // The whole photo's map (320² over 400×400) at the close-up's cells.
+  const wholePhoto = (value: (cx: number, cy: number) => number) =>
+    floatPlane(320, 320, (x, y) => value(((x + 0.5) * 1.25 - 100) * 1.6, ((y + 0.5) * 1.25 - 100) * 1.6));
+
+  test('when the whole photo hardly saw the product, the close-up grows towards the corner it heads for', () => {
+    const hint = wholePhoto((cx, cy) => (strap(cx, cy) && cx < 100 ? 0.6 : 0.02));
+    const grown = grownCloseUp({ region, map }, hint, 400, 400)!;
+    expect(grown.left).toBe(100);
+    expect(grown.top).toBe(100);
+    expect(grown.left + grown.width).toBeGreaterThan(300);
+    expect(grown.top + grown.height).toBeGreaterThan(300);
+  });
+
+  test('when the whole photo saw the product end there, no more look is taken', () => {
+    const seen = wholePhoto((cx, cy) => (strap(cx, cy) && cx <= 275 ? 0.95 : 0.02));
+    expect(grownCloseUp({ region, map }, seen, 400, 400)).toBeUndefined();
   });
 });
 

@@ -25,7 +25,7 @@ export async function cutOutProduct(model: InferenceModel, image: RgbImage): Pro
   const region = closeUpRegion(coarse, image.width, image.height);
   let closeUp = region && { region, map: await segmentProduct(model, image, region) };
   // The product ran out of the close-up: one more look at a larger region.
-  const grown = closeUp && grownCloseUp(closeUp, image.width, image.height);
+  const grown = closeUp && grownCloseUp(closeUp, coarse, image.width, image.height);
   if (grown) closeUp = { region: grown, map: await segmentProduct(model, image, grown) };
   const { cutout, matte } = await pixelThread.run('refineCutout', [image, coarse, closeUp]);
   return { cutout: { ...cutout, rgba: asBuffer(cutout.rgba) }, matte };
