@@ -100,6 +100,14 @@ describe('statically quantized upscaler', () => {
     expect(mean(control)).toBeLessThan(MIN_MEAN_PSNR);
   }, 120_000);
 
+  test('a model opened before the inference thread restarted still runs (loaded again from its bytes)', async () => {
+    const model = await session('restart', quantizedUpscaler(int8Model));
+    const input = new Float32Array(3 * 8 * 8).fill(0.5);
+    const before = await upscale(model, input, 8);
+    await closeInferenceThread();
+    expect(await upscale(model, input, 8)).toEqual(before);
+  });
+
   test('restores a bicubic-shrunk photo as well as the float32 model (the MODELS.md check)', async () => {
     // A 384-px centre crop of the sample mug shrunk 4× (bicubic) and restored; PSNR against the crop. Measured:
     // float32 23.80 dB, static int8 23.74 (MODELS.md's own crop: float32 25.43, the run-time int8 file 25.31).

@@ -155,7 +155,7 @@ async function placeVerified(entry: ModelManifestEntry, target: string, fill: (t
 
 /**
  * Makes MODELS_DIR hold every manifest file with the right hash: keeps good files, copies missing ones from the
- * shared folder, downloads the rest when allowed, and checks every derived rewrite against its hash (a few ms).
+ * shared folder, downloads the rest when allowed, and checks every derived rewrite against its hash (~35 ms each).
  * Throws ModelFilesMissingError listing what could not be had.
  */
 export async function fetchModels(options: FetchModelsOptions): Promise<ModelFiles> {
