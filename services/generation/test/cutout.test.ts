@@ -154,6 +154,20 @@ describe('a salient blob beside the product whose colours are neither the produc
     expect(cells[25 * width + 49]).toBe(1);
     expect(regions).toBe(2);
   });
+
+  test('a blob larger than the product that the segmenter is less sure of does not push the product out', () => {
+    // The knot grown past the second copy's size and the first copy gone; the segmenter only fairly sure of the knot.
+    const bigKnot = (x: number, y: number) => (x - 75) ** 2 + (y - 25) ** 2 < 400;
+    const single = (x: number, y: number) => inside(x, y, 38, 12, 52, 38);
+    const scene = new Float32Array(colours);
+    for (let y = 0; y < height; y += 1)
+      for (let x = 0; x < width; x += 1)
+        if (bigKnot(x, y)) scene.set([0.35 + 0.05 * Math.sin(y * 0.9 + x * 0.2), 0.12, 0.08], (y * width + x) * 3);
+        else if (!single(x, y)) scene.set(colours.subarray(0, 3), (y * width + x) * 3);
+    const seen = floatPlane(width, height, (x, y) => (single(x, y) ? 0.98 : bigKnot(x, y) ? 0.8 : 0.02));
+    const { mask: cells } = productCells(seen, seen, scene);
+    expect(cells[25 * width + 45]).toBe(1);
+  });
 });
 
 describe('one more look when the product runs out of the close-up', () => {

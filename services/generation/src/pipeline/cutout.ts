@@ -118,6 +118,8 @@ export interface CloseUp {
 
 /** Long side of the grid the colour models and the product's regions are worked out on. */
 const WORK_SIDE = 384;
+/** Above this value of its map the segmenter is taken as sure of the product. */
+const SURE = 0.85;
 /** Beyond this share of the photo, a close-up would see nearly the same picture: it is not taken. */
 const MAX_CLOSE_UP_SHARE = 0.7;
 /** Weight of the close-up map against the whole photo's map where both saw the pixel. */
@@ -286,7 +288,7 @@ function colourEvidence(
  */
 export function colourRefine(colours: Float32Array, prior: FloatPlane): FloatPlane {
   const { width, height, data } = prior;
-  const product = sampleColours(colours, data.length, (k) => data[k]! > 0.85);
+  const product = sampleColours(colours, data.length, (k) => data[k]! > SURE);
   const background = sampleColours(colours, data.length, (k) => data[k]! < 0.1);
   if (product.length < 3 * 64 || background.length < 3 * 64) return prior;
   const productModel = fitColourModel(product);
@@ -388,7 +390,8 @@ function dropStrayCores(
 /**
  * How much worse (mean log density, nats per cell) the anchor's colour mixture may explain another region than it
  * explains the anchor itself: copies of the product or its parts are explained about as well (within 2 nats on the
- * benchmark), a salient piece of the backdrop (a knot in a wooden table) 3.4 nats or more worse.
+ * benchmark), a salient piece of the backdrop (a knot in a wooden table) 3.4 nats or more worse, and the segmenter
+ * is less sure of it (85-93 % of its cells above SURE, against all but none of the product's).
  */
 const UNLIKE_ANCHOR = 2.5;
 
@@ -431,11 +434,13 @@ function dropStrays(
   }
   const anchor = sizes.reduce((best, size, label) => (keep[label] && size > (sizes[best] ?? -1) ? label : best), -1);
   const anchorModel = fitColourModel(sampleColours(colours, labels.length, (k) => labels[k] === anchor));
-  // Per region, on every other cell: the colour evidence for the product against the background, and how well the
-  // anchor's mixture explains its colours (mean log density, floored as for an unseen colour).
+  // Per region, on every other cell: the colour evidence for the product against the background, how well the
+  // anchor's mixture explains its colours (mean log density, floored as for an unseen colour) and how many of its
+  // cells the segmenter is sure of.
   const evidence = new Float64Array(keep.length);
   const explained = new Float64Array(keep.length);
   const sampled = new Float64Array(keep.length);
+  const sure = new Float64Array(keep.length);
   for (let k = 0; k < labels.length; k += 2) {
     const label = labels[k]!;
     if (label < 0 || !keep[label]) continue;
@@ -444,14 +449,18 @@ function dropStrays(
     const b = colours[k * 3 + 2]!;
     explained[label]! += Math.log(colourLikelihood(anchorModel, r, g, b) + UNSEEN_BACKGROUND_COLOURS);
     sampled[label]! += 1;
+    if (prior.data[k]! > SURE) sure[label]! += 1;
     if (label !== anchor) evidence[label]! += colourEvidence(anchorModel, backgroundModel, colours, k);
   }
   const fit = (label: number) => explained[label]! / Math.max(1, sampled[label]!);
+  const sureShare = (label: number) => sure[label]! / Math.max(1, sampled[label]!);
   const sharpness = (label: number) => edge[label]! / Math.max(1, edgeCells[label]!);
   keep.forEach((kept, label) => {
     if (!kept || label === anchor) return;
     const looksLikeBackground = evidence[label]! < 0;
-    const unlikeAnchor = fit(label) < fit(anchor) - UNLIKE_ANCHOR;
+    // One of two so unlike regions is not the product: the anchor is taken as it unless the segmenter is surer of the
+    // other (a salient blob larger than the product), when both stay.
+    const unlikeAnchor = fit(label) < fit(anchor) - UNLIKE_ANCHOR && sureShare(label) <= sureShare(anchor);
     const blurred = sharpness(label) < DEFOCUS_RATIO * sharpness(anchor);
     if (looksLikeBackground || unlikeAnchor || blurred) keep[label] = false;
   });
