@@ -27,7 +27,7 @@ const PHOTOS = [
   'bags/backpack-red.jpg',
   'food/nut-snack-pouches.jpg',
 ];
-const FACTORS = [1.5, 2, 2.5, 3, 4];
+const FACTORS = [1.5, 2, 2.5, 3, 4, 6];
 /** Side of the truth crop (the photos are ≥ 1067 px). */
 const SIDE = 640;
 
