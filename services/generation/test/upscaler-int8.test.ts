@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { onnx } from 'onnx-proto';
 import sharp from 'sharp';
 import { photoCrop, testPhotos } from '../src/models/calibrate-upscaler-cli';
 import { ensureModels, loadManifest } from '../src/models/model-store';
 import { closeInferenceThread, openModel, type InferenceModel } from '../src/models/runtime';
-import { decodeMessage, decodeNode, ONNX, payloads } from '../src/models/onnx-wire';
 import { float32Upscaler, quantizedUpscaler, UPSCALER_ACTIVATION_RANGES } from '../src/models/upscaler-int8';
 import { PHOTOS_DIR, SHARED_MODELS_DIR } from './helpers';
 
@@ -37,12 +37,7 @@ function psnr(a: Float32Array, b: Float32Array): number {
   return 10 * Math.log10((255 * 255 * a.length) / squared);
 }
 
-const opTypes = (model: Uint8Array) =>
-  new Set(
-    payloads(decodeMessage(payloads(decodeMessage(model), ONNX.model.graph)[0]!), ONNX.graph.node).map(
-      (node) => decodeNode(node).opType,
-    ),
-  );
+const opTypes = (model: Uint8Array) => new Set(onnx.ModelProto.decode(model).graph?.node?.map((node) => node.opType));
 
 describe('statically quantized upscaler', () => {
   let int8Model: Uint8Array;

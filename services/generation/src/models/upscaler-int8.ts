@@ -1,17 +1,4 @@
-import {
-  decodeMessage,
-  decodeNode,
-  decodeTensor,
-  encodeMessage,
-  encodeNode,
-  encodeTensor,
-  field,
-  ONNX,
-  payloads,
-  type GraphNode,
-  type Tensor,
-  type WireField,
-} from './onnx-wire';
+import { onnx } from 'onnx-proto';
 
 /*
  * Real-ESRGAN general-x4v3 as onnxruntime runs it fastest on a CPU with VNNI: a statically quantized QDQ graph.
@@ -74,6 +61,12 @@ export const UPSCALER_ACTIVATION_RANGES: Readonly<Record<string, readonly [numbe
   'body.66': [-0.75, 0.8125],
 };
 
+// Decoded messages have every repeated field as an array (empty when absent), unlike the I* interfaces.
+type Node = onnx.NodeProto;
+type Tensor = onnx.TensorProto;
+
+const DataType = onnx.TensorProto.DataType;
+
 /** One DynamicQuantizeLinear + ConvInteger block of the int8 file: a convolution with bias. */
 interface ConvBlock {
   /** `body.N`, the PyTorch layer name. */
@@ -84,103 +77,113 @@ interface ConvBlock {
   weightScale: number;
   bias: Tensor;
   /** The ConvInteger node's attributes (kernel, pads, strides), reused as they are. */
-  attributes: WireField[];
+  attributes: onnx.IAttributeProto[];
   /** Every node of the block, all replaced. */
-  nodes: Set<GraphNode>;
+  nodes: Set<Node>;
 }
 
 interface UpscalerGraph {
-  modelFields: WireField[];
-  graphFields: WireField[];
-  nodes: GraphNode[];
-  initializers: Tensor[];
+  model: onnx.ModelProto;
+  graph: onnx.GraphProto;
+  nodes: Node[];
   blocks: ConvBlock[];
 }
 
+/** A tensor's elements as little-endian bytes: raw_data, or the typed fields ONNX writers also use. */
+function tensorBytes(tensor: Tensor): Uint8Array {
+  if (tensor.rawData && tensor.rawData.length > 0) return tensor.rawData;
+  if (tensor.dataType === DataType.FLOAT) return new Uint8Array(Float32Array.from(tensor.floatData ?? []).buffer);
+  // int32_data holds every integer type narrower than 64 bits, one value per element.
+  const values = tensor.int32Data ?? [];
+  if (tensor.dataType === DataType.INT8) return new Uint8Array(Int8Array.from(values).buffer);
+  if (tensor.dataType === DataType.UINT8) return Uint8Array.from(values);
+  return new Uint8Array(Int32Array.from(values).buffer);
+}
+
+const int8Values = (tensor: Tensor) => new Int8Array(Uint8Array.from(tensorBytes(tensor)).buffer);
+const floatValues = (tensor: Tensor) => new Float32Array(Uint8Array.from(tensorBytes(tensor)).buffer);
+
+type Values = Float32Array | Uint8Array | Int8Array | Int32Array;
+
+/** A tensor of the same shape as `like`, holding `values` as raw data. */
+const tensorLike = (like: onnx.ITensorProto, name: string, dataType: number, values: Values) =>
+  onnx.TensorProto.create({
+    name,
+    dataType,
+    dims: like.dims,
+    rawData: new Uint8Array(values.buffer, values.byteOffset, values.byteLength),
+  });
+
+const scalar = (name: string, dataType: number, values: Values) => tensorLike({ dims: [] }, name, dataType, values);
+
+const node = (
+  opType: string,
+  name: string,
+  input: string[],
+  output: string[],
+  attribute: onnx.IAttributeProto[] = [],
+): Node => onnx.NodeProto.create({ opType, name, input, output, attribute });
+
 function parse(int8Model: Uint8Array): UpscalerGraph {
-  const modelFields = decodeMessage(int8Model);
-  const graphFields = decodeMessage(payloads(modelFields, ONNX.model.graph)[0]!);
-  const nodes = payloads(graphFields, ONNX.graph.node).map(decodeNode);
-  const initializers = payloads(graphFields, ONNX.graph.initializer).map(decodeTensor);
-  const tensor = new Map(initializers.map((t) => [t.name, t]));
-  const producer = new Map(nodes.flatMap((node) => node.outputs.map((output) => [output, node] as const)));
-  const consumer = new Map(nodes.flatMap((node) => node.inputs.map((input) => [input, node] as const)));
-  const follow = (node: GraphNode, opType: string) => {
-    const next = consumer.get(node.outputs[0]!);
-    if (next?.opType !== opType) throw new Error(`upscaler: ${node.name} is not followed by ${opType}`);
+  const model = onnx.ModelProto.decode(int8Model);
+  const graph = model.graph as onnx.GraphProto;
+  const nodes = graph.node as Node[];
+  const tensor = new Map((graph.initializer as Tensor[]).map((t) => [t.name, t]));
+  const producer = new Map(nodes.flatMap((n) => n.output.map((output) => [output, n] as const)));
+  const consumer = new Map(nodes.flatMap((n) => n.input.map((input) => [input, n] as const)));
+  const follow = (from: Node, opType: string) => {
+    const next = consumer.get(from.output![0]!);
+    if (next?.opType !== opType) throw new Error(`upscaler: ${from.name} is not followed by ${opType}`);
     return next;
   };
   const blocks = nodes
-    .filter((node) => node.opType === 'ConvInteger')
+    .filter((n) => n.opType === 'ConvInteger')
     .map((conv): ConvBlock => {
       // x → DynamicQuantizeLinear → ConvInteger → Cast → Mul(x scale × w scale) → Add(Reshape(bias))
-      const quantize = producer.get(conv.inputs[0]!)!;
+      const quantize = producer.get(conv.input[0]!)!;
       const cast = follow(conv, 'Cast');
       const rescale = follow(cast, 'Mul');
       const addBias = follow(rescale, 'Add');
-      const scales = producer.get(rescale.inputs[1]!)!;
-      const biasShape = producer.get(addBias.inputs[1]!)!;
-      const weightName = conv.inputs[1]!;
+      const scales = producer.get(rescale.input[1]!)!;
+      const biasShape = producer.get(addBias.input[1]!)!;
+      const weightName = conv.input[1]!;
       const base = weightName.replace(/\.weight_quantized$/, '');
-      const weightScale = tensor.get(`${base}.weight_scale`)!;
       return {
         name: base,
-        input: quantize.inputs[0]!,
-        output: addBias.outputs[0]!,
+        input: quantize.input[0]!,
+        output: addBias.output[0]!,
         weight: tensor.get(weightName)!,
-        weightScale: new DataView(weightScale.data.buffer, weightScale.data.byteOffset).getFloat32(0, true),
-        bias: tensor.get(biasShape.inputs[0]!)!,
-        attributes: conv.rest,
+        weightScale: floatValues(tensor.get(`${base}.weight_scale`)!)[0]!,
+        bias: tensor.get(biasShape.input[0]!)!,
+        attributes: conv.attribute,
         nodes: new Set([quantize, conv, cast, rescale, addBias, scales, biasShape]),
       };
     });
   for (const block of blocks) {
     const zeroPoint = tensor.get(`${block.name}.weight_zero_point`)!;
-    if (zeroPoint.data.some((byte) => byte !== 0)) throw new Error(`upscaler: ${block.name} weights are not symmetric`);
+    if (tensorBytes(zeroPoint).some((byte) => byte !== 0)) {
+      throw new Error(`upscaler: ${block.name} weights are not symmetric`);
+    }
   }
-  return { modelFields, graphFields, nodes, initializers, blocks };
+  return { model, graph, nodes, blocks };
 }
-
-const node = (
-  opType: string,
-  name: string,
-  inputs: string[],
-  outputs: string[],
-  rest: WireField[] = [],
-): GraphNode => ({
-  opType,
-  name,
-  inputs,
-  outputs,
-  rest,
-});
-
-const scalar = (name: string, dataType: number, array: Float32Array | Uint8Array | Int8Array | Int32Array): Tensor => ({
-  name,
-  dataType,
-  dims: [],
-  data: new Uint8Array(array.buffer, array.byteOffset, array.byteLength),
-});
-
-const int8Values = (weight: Tensor) => new Int8Array(weight.data.buffer, weight.data.byteOffset, weight.data.length);
-const floatValues = (tensor: Tensor) => new Float32Array(new Uint8Array(tensor.data).buffer);
 
 /**
  * Rebuilds the model with the blocks replaced by `emit`'s nodes; the initializers the blocks used go (biases are
  * re-emitted by `emit` as needed). `outputs` names extra graph outputs (float tensors).
  */
 function rewrite(
-  graph: UpscalerGraph,
-  emit: (block: ConvBlock) => { nodes: GraphNode[]; initializers: Tensor[] },
+  { model, graph, nodes: originals, blocks }: UpscalerGraph,
+  emit: (block: ConvBlock) => { nodes: Node[]; initializers: Tensor[] },
   renamed: Map<string, string> = new Map(),
   outputs: string[] = [],
 ): Uint8Array {
-  const replaced = new Map<GraphNode, ConvBlock>();
-  for (const block of graph.blocks) for (const member of block.nodes) replaced.set(member, block);
-  const used = new Set(graph.blocks.flatMap((block) => [...block.nodes].flatMap((member) => member.inputs)));
-  const nodes: GraphNode[] = [];
-  const initializers = graph.initializers.filter((t) => !used.has(t.name));
-  for (const original of graph.nodes) {
+  const replaced = new Map<Node, ConvBlock>();
+  for (const block of blocks) for (const member of block.nodes) replaced.set(member, block);
+  const used = new Set(blocks.flatMap((block) => [...block.nodes].flatMap((member) => member.input)));
+  const nodes: Node[] = [];
+  const initializers = (graph.initializer as Tensor[]).filter((t) => !used.has(t.name));
+  for (const original of originals) {
     const block = replaced.get(original);
     if (block) {
       if (original.opType !== 'ConvInteger') continue;
@@ -189,29 +192,16 @@ function rewrite(
       initializers.push(...emitted.initializers);
       continue;
     }
-    nodes.push({ ...original, inputs: original.inputs.map((input) => renamed.get(input) ?? input) });
+    original.input = original.input.map((input) => renamed.get(input) ?? input);
+    nodes.push(original);
   }
-  const g = ONNX.graph;
-  const graphFields = [
-    ...graph.graphFields.filter((f) => f.no !== g.node && f.no !== g.initializer),
-    ...nodes.map((n) => field.bytes(g.node, encodeNode(n))),
-    ...initializers.map((t) => field.bytes(g.initializer, encodeTensor(t))),
-    ...outputs.map((name) => field.bytes(g.output, floatValueInfo(name))),
-  ];
-  return encodeMessage(
-    graph.modelFields.map((f) =>
-      f.no === ONNX.model.graph ? field.bytes(ONNX.model.graph, encodeMessage(graphFields)) : f,
-    ),
-  );
-}
-
-/** ValueInfoProto of a float tensor of unknown shape. */
-function floatValueInfo(name: string): Uint8Array {
-  const tensorType = encodeMessage([field.int(1, ONNX.dataType.float)]);
-  return encodeMessage([
-    field.string(ONNX.valueInfo.name, name),
-    field.bytes(ONNX.valueInfo.type, encodeMessage([field.bytes(1, tensorType)])),
-  ]);
+  graph.node = nodes;
+  graph.initializer = initializers;
+  // Float tensors of unknown shape.
+  for (const name of outputs) {
+    graph.output.push(onnx.ValueInfoProto.create({ name, type: { tensorType: { elemType: DataType.FLOAT } } }));
+  }
+  return onnx.ModelProto.encode(model).finish();
 }
 
 /**
@@ -225,12 +215,7 @@ export function float32Upscaler(int8Model: Uint8Array, withConvOutputs = false):
     graph,
     (block) => {
       const weight = Float32Array.from(int8Values(block.weight), (value) => value * block.weightScale);
-      const w = {
-        ...block.weight,
-        name: `${block.name}.weight`,
-        dataType: ONNX.dataType.float,
-        data: new Uint8Array(weight.buffer),
-      };
+      const w = tensorLike(block.weight, `${block.name}.weight`, DataType.FLOAT, weight);
       return {
         nodes: [node('Conv', block.name, [block.input, w.name, block.bias.name], [block.output], block.attributes)],
         initializers: [w, block.bias],
@@ -283,12 +268,12 @@ export function quantizedUpscaler(
       const biasScale = Math.fround(inputGrid.scale * block.weightScale);
       const bias = Int32Array.from(floatValues(block.bias), (value) => Math.round(value / biasScale));
       const initializers: Tensor[] = [
-        { ...block.weight, name: `${n}.w` },
-        scalar(`${n}.w.scale`, ONNX.dataType.float, Float32Array.of(block.weightScale)),
-        scalar(`${n}.w.zero`, ONNX.dataType.int8, Int8Array.of(0)),
-        { ...block.bias, name: `${n}.b`, dataType: ONNX.dataType.int32, data: new Uint8Array(bias.buffer) },
-        scalar(`${n}.b.scale`, ONNX.dataType.float, Float32Array.of(biasScale)),
-        scalar(`${n}.b.zero`, ONNX.dataType.int32, Int32Array.of(0)),
+        tensorLike(block.weight, `${n}.w`, DataType.INT8, int8Values(block.weight)),
+        scalar(`${n}.w.scale`, DataType.FLOAT, Float32Array.of(block.weightScale)),
+        scalar(`${n}.w.zero`, DataType.INT8, Int8Array.of(0)),
+        tensorLike(block.bias, `${n}.b`, DataType.INT32, bias),
+        scalar(`${n}.b.scale`, DataType.FLOAT, Float32Array.of(biasScale)),
+        scalar(`${n}.b.zero`, DataType.INT32, Int32Array.of(0)),
         ...gridTensors(`${n}.x`, inputGrid),
         ...gridTensors(`${n}.y`, outputGrid),
       ];
@@ -316,7 +301,7 @@ export function quantizedUpscaler(
 
 function gridTensors(prefix: string, grid: { scale: number; zeroPoint: number }): Tensor[] {
   return [
-    scalar(`${prefix}.scale`, ONNX.dataType.float, Float32Array.of(grid.scale)),
-    scalar(`${prefix}.zero`, ONNX.dataType.uint8, Uint8Array.of(grid.zeroPoint)),
+    scalar(`${prefix}.scale`, DataType.FLOAT, Float32Array.of(grid.scale)),
+    scalar(`${prefix}.zero`, DataType.UINT8, Uint8Array.of(grid.zeroPoint)),
   ];
 }
