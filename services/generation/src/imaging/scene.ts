@@ -93,10 +93,10 @@ interface SceneShape {
 }
 
 /** The same colour over a whole row. */
-function fillRow(red: Float64Array, green: Float64Array, blue: Float64Array, r: number, g: number, b: number): void {
-  red.fill(r);
-  green.fill(g);
-  blue.fill(b);
+function fillRow(red: Float64Array, green: Float64Array, blue: Float64Array, colour: Rgb): void {
+  red.fill(colour[0]);
+  green.fill(colour[1]);
+  blue.fill(colour[2]);
 }
 
 /** A table of f(u) over the row's columns. */
@@ -115,7 +115,8 @@ function shapeFor(recipe: StyleRecipe, layout: Layout, us: Float64Array): SceneS
   const productHeight = layout.product.height / size;
   const angle = (recipe.light.angle * Math.PI) / 180;
   const edge = 1.5 / size;
-  const lerp = (a: Rgb, b: Rgb, t: number, c: number) => a[c] + (b[c] - a[c]) * t;
+  const lerp = (a: Rgb, b: Rgb, t: number, c: 0 | 1 | 2) => a[c] + (b[c] - a[c]) * t;
+  const mix = (a: Rgb, b: Rgb, t: number): Rgb => [lerp(a, b, t, 0), lerp(a, b, t, 1), lerp(a, b, t, 2)];
 
   switch (recipe.look) {
     case 'studio-sweep':
@@ -123,14 +124,7 @@ function shapeFor(recipe: StyleRecipe, layout: Layout, us: Float64Array): SceneS
         row(v, red, green, blue) {
           // The backdrop bends into the floor: no horizon line, a long soft blend.
           const t = smoothstep(base - 0.42, base + 0.06, v);
-          fillRow(
-            red,
-            green,
-            blue,
-            lerp(backdrop, surface, t, 0),
-            lerp(backdrop, surface, t, 1),
-            lerp(backdrop, surface, t, 2),
-          );
+          fillRow(red, green, blue, mix(backdrop, surface, t));
         },
       };
     case 'tabletop': {
@@ -144,7 +138,7 @@ function shapeFor(recipe: StyleRecipe, layout: Layout, us: Float64Array): SceneS
         row(v, red, green, blue) {
           if (v < horizon - 2 * edge) {
             const shade = 0.96 + 0.04 * (v / horizon);
-            fillRow(red, green, blue, backdrop[0] * shade, backdrop[1] * shade, backdrop[2] * shade);
+            fillRow(red, green, blue, [backdrop[0] * shade, backdrop[1] * shade, backdrop[2] * shade]);
             return;
           }
           // Perspective: grain lines crowd towards the horizon, like a wooden or stone top seen at an angle.
@@ -233,7 +227,7 @@ function shapeFor(recipe: StyleRecipe, layout: Layout, us: Float64Array): SceneS
             // A darker line where the wall meets the floor.
             const line = (1 - smoothstep(0, 3 * edge, v - floor)) * 0.6;
             const [r, g, b] = surface.map((c) => c * k + (c * 0.9 - c * k) * line) as [number, number, number];
-            fillRow(red, green, blue, r, g, b);
+            fillRow(red, green, blue, [r, g, b]);
             return;
           }
           const dv = (v - shoulder) ** 2;
@@ -257,7 +251,7 @@ function shapeFor(recipe: StyleRecipe, layout: Layout, us: Float64Array): SceneS
       return {
         row(v, red, green, blue) {
           const floorBlend = smoothstep(base - 0.03, base + 0.03, v);
-          const [r, g, b] = [0, 1, 2].map((c) => lerp(backdrop, surface, floorBlend, c)) as [number, number, number];
+          const [r, g, b] = mix(backdrop, surface, floorBlend);
           const glowV = 0.55 * Math.exp(-(((v - glowY) * 1.25) ** 2) / (2 * 0.3 * 0.3)) * (1 - floorBlend * 0.6);
           for (let x = 0; x < us.length; x += 1) {
             const glow = glowU[x]! * glowV;
@@ -282,11 +276,7 @@ function shapeFor(recipe: StyleRecipe, layout: Layout, us: Float64Array): SceneS
         row(v, red, green, blue) {
           const floorBlend = smoothstep(floor - edge * 2, floor + edge * 2, v);
           const floorLight = floorBlend > 0 ? 1 + (0.95 + 0.07 * smoothstep(floor, 1, v) - 1) * floorBlend : 1;
-          const [r, g, b] = [0, 1, 2].map((c) => lerp(backdrop, surface, floorBlend, c) * floorLight) as [
-            number,
-            number,
-            number,
-          ];
+          const [r, g, b] = mix(backdrop, surface, floorBlend).map((c) => c * floorLight) as [number, number, number];
           // Sun through a window: a few soft, warm bands falling diagonally, strongest near the window.
           const rowPhase = v * Math.sin(direction) * 22 + (recipe.seed % 7);
           const sin = Math.sin(rowPhase);
