@@ -14,7 +14,27 @@ export interface Layer {
   height: number;
   left: number;
   top: number;
+  /** out = in × gain + offset per channel, rounded, applied to the layer's colour as it is drawn (light match). */
+  light?: { gain: readonly number[]; offset: readonly number[] };
 }
+
+/**
+ * The byte each value becomes under `light`, as libvips' `linear` (offset + 0.5) gave it before: float arithmetic,
+ * truncated and clamped on the cast back to 8 bits. Channel c's table starts at c × 256.
+ */
+function lightTable(light: NonNullable<Layer['light']>): Uint8Array {
+  const table = new Uint8Array(768);
+  for (let c = 0; c < 3; c += 1) {
+    const gain = Math.fround(light.gain[c]!);
+    const offset = Math.fround(light.offset[c]! + 0.5);
+    for (let v = 0; v < 256; v += 1) {
+      table[c * 256 + v] = Math.min(255, Math.max(0, Math.fround(Math.fround(v * gain) + offset)));
+    }
+  }
+  return table;
+}
+
+const IDENTITY = new Uint8Array(768).map((_, k) => k & 255);
 
 export interface CanvasRequest {
   /** Everything behind the product, RGB, `backdropSize` square; resampled when it is not `size`. None: white. */
@@ -56,6 +76,7 @@ function taps(from: number, to: number): { first: Int32Array; second: Int32Array
  * fine grain, so a 2× bilinear enlargement shows nothing a sharper kernel would; it is only ever enlarged.
  */
 export function resampleRgb(source: Uint8Array, from: number, to: number): Uint8Array {
+  if (to === 2 * from && to % 4 === 0) return doubleRgb(source, from);
   const out = new Uint8Array(to * to * 3);
   // Square: the same taps serve rows and columns.
   const axis = taps(from, to);
@@ -83,12 +104,63 @@ export function resampleRgb(source: Uint8Array, from: number, to: number): Uint8
   return out;
 }
 
+/** One row of RGB pixels doubled across: each source pixel gives ¼·left + ¾·itself and ¾·itself + ¼·right. */
+function doubleRow(source: Uint8Array, start: number, from: number, wide: Uint8Array): void {
+  for (let j = 0; j < from; j += 1) {
+    const at = start + j * 3;
+    const left = j > 0 ? at - 3 : at;
+    const right = j < from - 1 ? at + 3 : at;
+    const target = j * 6;
+    for (let c = 0; c < 3; c += 1) {
+      const thrice = 3 * source[at + c]!;
+      wide[target + c] = (source[left + c]! + thrice + 2) >> 2;
+      wide[target + 3 + c] = (thrice + source[right + c]! + 2) >> 2;
+    }
+  }
+}
+
+/** ¼·a + ¾·b, rounded, per byte: two bytes at a time in each 32-bit word (16-bit lanes never overflow). */
+function mixRows(a: Uint32Array, b: Uint32Array, out: Uint32Array, at: number): void {
+  for (let k = 0; k < a.length; k += 1) {
+    const p = a[k]!;
+    const q = b[k]!;
+    const even = (((p & 0xff00ff) + 3 * (q & 0xff00ff) + 0x20002) >>> 2) & 0xff00ff;
+    const odd = ((((p >>> 8) & 0xff00ff) + 3 * ((q >>> 8) & 0xff00ff) + 0x20002) >>> 2) & 0xff00ff;
+    out[at + k] = even | (odd << 8);
+  }
+}
+
 /**
- * Straight-alpha "over" of `layer` onto the RGB canvas, rounded: an opaque pixel is copied exactly, a transparent
- * one leaves the canvas exactly as it was. With `coverage`, the layer's alpha is recorded there.
+ * The exact 2× case of `resampleRgb` (the 1024-px backdrop under a 2048-px image): its taps are ¼ and ¾, so each
+ * source row is doubled across once and output rows mix two doubled rows, four bytes at a time. The same pixels as
+ * the general path, except that rounding across before down moves a value by at most one level.
+ */
+function doubleRgb(source: Uint8Array, from: number): Uint8Array {
+  const rowBytes = from * 6;
+  const out = new Uint8Array(rowBytes * from * 2);
+  const words = new Uint32Array(out.buffer);
+  // Doubled rows i - 1, i, i + 1 (edges repeated: a row mixed with itself is itself).
+  let [previous, current, next] = [0, 1, 2].map(() => new Uint8Array(rowBytes));
+  doubleRow(source, 0, from, current!);
+  previous!.set(current!);
+  for (let i = 0; i < from; i += 1) {
+    if (i + 1 < from) doubleRow(source, (i + 1) * from * 3, from, next!);
+    else next!.set(current!);
+    const [above, here, below] = [previous!, current!, next!].map((row) => new Uint32Array(row.buffer));
+    mixRows(above!, here!, words, (2 * i * rowBytes) / 4);
+    mixRows(below!, here!, words, ((2 * i + 1) * rowBytes) / 4);
+    [previous, current, next] = [current, next, previous];
+  }
+  return out;
+}
+
+/**
+ * Straight-alpha "over" of `layer` (with its light match) onto the RGB canvas, rounded: an opaque pixel is copied exactly, a
+ * transparent one leaves the canvas exactly as it was. With `coverage`, the layer's alpha is recorded there.
  */
 export function blendLayer(canvas: Uint8Array, size: number, layer: Layer, coverage?: Uint8Array): void {
   const { data, width, left, top } = layer;
+  const table = layer.light ? lightTable(layer.light) : IDENTITY;
   const x0 = Math.max(0, left);
   const x1 = Math.min(size, left + width);
   const y0 = Math.max(0, top);
@@ -101,16 +173,19 @@ export function blendLayer(canvas: Uint8Array, size: number, layer: Layer, cover
       if (a === 0) continue;
       if (coverage) coverage[pixel] = a;
       const target = pixel * 3;
+      const r = table[data[source]!]!;
+      const g = table[256 + data[source + 1]!]!;
+      const b = table[512 + data[source + 2]!]!;
       if (a === 255) {
-        canvas[target] = data[source]!;
-        canvas[target + 1] = data[source + 1]!;
-        canvas[target + 2] = data[source + 2]!;
+        canvas[target] = r;
+        canvas[target + 1] = g;
+        canvas[target + 2] = b;
         continue;
       }
-      const b = 255 - a;
-      canvas[target] = ((canvas[target]! * b + data[source]! * a + 127) / 255) | 0;
-      canvas[target + 1] = ((canvas[target + 1]! * b + data[source + 1]! * a + 127) / 255) | 0;
-      canvas[target + 2] = ((canvas[target + 2]! * b + data[source + 2]! * a + 127) / 255) | 0;
+      const rest = 255 - a;
+      canvas[target] = ((canvas[target]! * rest + r * a + 127) / 255) | 0;
+      canvas[target + 1] = ((canvas[target + 1]! * rest + g * a + 127) / 255) | 0;
+      canvas[target + 2] = ((canvas[target + 2]! * rest + b * a + 127) / 255) | 0;
     }
   }
 }

@@ -59,31 +59,29 @@ interface Placed {
 const raw = (width: number, height: number, channels: 1 | 3 | 4) => ({ raw: { width, height, channels } });
 
 /**
- * Scales the product (premultiplied resampling, so transparent pixels never bleed into the edge) and, when given,
- * applies the light match in the same libvips pipeline. libvips truncates when it casts back to 8 bits, so the
- * offset gets +0.5: the product's values are rounded, as the light match's contract says.
+ * Scales the product (premultiplied resampling, so transparent pixels never bleed into the edge). At the layout the
+ * product was made for it is drawn as it is: `data` is then the product's own buffer (shared memory after the
+ * upscale), not a copy, and must not be written to.
  */
-async function scaledProduct(product: ProductSource, layout: Layout, light?: LightMatch): Promise<Placed> {
+async function scaledProduct(product: ProductSource, layout: Layout): Promise<Placed> {
   const boxWidth = product.box.right - product.box.left;
   const boxHeight = product.box.bottom - product.box.top;
   const sx = layout.product.width / boxWidth;
   const sy = layout.product.height / boxHeight;
-  let width = Math.max(1, Math.round(product.width * sx));
-  let height = Math.max(1, Math.round(product.height * sy));
-  let pipeline = sharp(product.rgba, raw(product.width, product.height, 4));
+  const width = Math.max(1, Math.round(product.width * sx));
+  const height = Math.max(1, Math.round(product.height * sy));
+  const left = Math.round(layout.product.left - product.box.left * sx);
+  const top = Math.round(layout.product.top - product.box.top * sy);
   if (Math.abs(width - product.width) <= 1 && Math.abs(height - product.height) <= 1) {
     // The layout the upscale was sized for, give or take a rounded pixel: drawn as it is. A one-pixel enlargement
     // goes through libvips' affine path, whose half-pixel shift blurs fine print (measured on a bottle's printed
     // scale: edge correlation with the photo 0.96 → 0.85).
-    width = product.width;
-    height = product.height;
-  } else {
-    pipeline = pipeline.resize(width, height, { fit: 'fill', kernel: 'lanczos3' });
+    return { data: product.rgba, width: product.width, height: product.height, left, top };
   }
-  if (light) pipeline = pipeline.linear([...light.gain, 1], [...light.offset.map((offset) => offset + 0.5), 0]);
-  const data = await pipeline.raw().toBuffer();
-  const left = Math.round(layout.product.left - product.box.left * sx);
-  const top = Math.round(layout.product.top - product.box.top * sy);
+  const data = await sharp(product.rgba, raw(product.width, product.height, 4))
+    .resize(width, height, { fit: 'fill', kernel: 'lanczos3' })
+    .raw()
+    .toBuffer();
   return { data, width, height, left, top };
 }
 
@@ -302,7 +300,8 @@ export async function placeProduct(
   const { recipe } = backdrop;
   const layout = layoutFor(product, recipe, size);
   const light = lightMatchFor(recipe, product.luminance);
-  const scaled = await scaledProduct(product, layout, light);
+  const scaled = await scaledProduct(product, layout);
+  const own = scaled.data !== product.rgba;
   const canvas = await pixelThread.run(
     'composeCanvas',
     [
@@ -310,13 +309,14 @@ export async function placeProduct(
         backdrop: backdrop.white ? undefined : backdrop.rgb,
         backdropSize: backdrop.size,
         size,
-        product: scaled,
+        // The light match is applied as the product is drawn (a table per channel), not by a libvips pass over it.
+        product: { ...scaled, light },
         checkWhite: options.checkWhite ?? false,
         watermark: options.watermark,
       },
     ],
-    // The scaled product is this call's own: handed over, not copied.
-    [scaled.data.buffer as ArrayBuffer],
+    // A scaled product is this call's own: handed over, not copied (the upscaled one is shared memory).
+    own ? [scaled.data.buffer as ArrayBuffer] : [],
   );
   return {
     rgb: asBuffer(canvas.rgb),

@@ -19,10 +19,14 @@ if (existsSync(path.join(__dirname, 'pixel-tasks.ts'))) {
 }
 const { pixelTasks } = require('./pixel-tasks');
 
-/** The memory of every typed array in the answer that owns its whole buffer: handed over, not copied. */
+/**
+ * The memory of every typed array in the answer that owns its whole buffer: handed over, not copied. Shared memory
+ * is never copied anyway (and cannot be in a transfer list).
+ */
 function transferables(value, found = new Set(), depth = 0) {
   if (ArrayBuffer.isView(value)) {
-    if (value.byteOffset === 0 && value.byteLength === value.buffer.byteLength) found.add(value.buffer);
+    const owned = value.byteOffset === 0 && value.byteLength === value.buffer.byteLength;
+    if (owned && value.buffer instanceof ArrayBuffer) found.add(value.buffer);
   } else if (value && typeof value === 'object' && depth < 3) {
     for (const item of Object.values(value)) transferables(item, found, depth + 1);
   }

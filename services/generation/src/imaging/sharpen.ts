@@ -75,7 +75,7 @@ function toByte(encode: Uint8Array, linear: number): number {
   return linear <= 0 ? encode[0]! : linear >= 1 ? encode[STEPS]! : encode[(linear * STEPS + 0.5) | 0]!;
 }
 
-/** Sharpens straight RGB by `curve` and interleaves `alpha`: straight RGBA (pixel thread). */
+/** Sharpens straight RGB by `curve` and interleaves `alpha`: straight RGBA in shared memory (pixel thread). */
 export function sharpenRgba(
   rgb: Uint8Array,
   alpha: Uint8Array,
@@ -102,7 +102,8 @@ export function sharpenRgba(
     }
   }
   const { flat, jagged, threshold, brighten, darken } = curve;
-  const out = new Uint8Array(pixels * 4);
+  // Shared memory: every image of the product reads it on the pixel thread without a copy.
+  const out = new Uint8Array(new SharedArrayBuffer(pixels * 4));
   for (let k = 0, i = 0, o = 0; k < pixels; k += 1, i += 3, o += 4) {
     out[o + 3] = alpha[k]!;
     const l = light[k]!;
