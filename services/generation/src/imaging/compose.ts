@@ -231,6 +231,11 @@ export interface Backdrop {
   recipe: StyleRecipe;
   /** Every pixel is #FFFFFF (marketplace white): any size of it is made without resampling. */
   white?: boolean;
+  /**
+   * The product as the shadows and reflection were made from it, scaled for this backdrop's layout: the image at
+   * the backdrop's own size (the base image) takes it instead of scaling the product again (~16 ms of lanczos3).
+   */
+  scaled?: { product: ProductSource; layer: Placed };
 }
 
 function layoutFor(product: ProductSource, recipe: StyleRecipe, size: number): Layout {
@@ -252,7 +257,7 @@ export async function renderBackdrop(product: ProductSource, recipe: StyleRecipe
   // Shadows and reflection only touch the floor: libvips blends that band of rows, which is copied back in one go.
   const shadowTop = Math.floor(Math.max(0, layout.base - layout.product.width * 0.1) / 4) * 4;
   const bandTop = Math.min(recipe.shadow > 0 ? shadowTop : size, layout.base);
-  if (bandTop >= size) return { rgb: scene, size, layout, recipe };
+  if (bandTop >= size) return { rgb: scene, size, layout, recipe, scaled: { product, layer: scaled } };
   const layers: sharp.OverlayOptions[] = [];
   if (recipe.shadow > 0) {
     const coverage = coverageOf(await alphaOf(scaled), scaled, size);
@@ -275,7 +280,7 @@ export async function renderBackdrop(product: ProductSource, recipe: StyleRecipe
     .raw()
     .toBuffer();
   scene.set(band, bandTop * size * 3);
-  return { rgb: scene, size, layout, recipe };
+  return { rgb: scene, size, layout, recipe, scaled: { product, layer: scaled } };
 }
 
 export interface PlaceOptions {
@@ -300,7 +305,11 @@ export async function placeProduct(
   const { recipe } = backdrop;
   const layout = layoutFor(product, recipe, size);
   const light = lightMatchFor(recipe, product.luminance);
-  const scaled = await scaledProduct(product, layout);
+  const made = backdrop.scaled;
+  const reuse = made?.product === product && backdrop.size === size;
+  // The backdrop's scaled product is handed over below, so it serves one image (the base image) only.
+  if (reuse) backdrop.scaled = undefined;
+  const scaled = reuse ? made.layer : await scaledProduct(product, layout);
   const own = scaled.data !== product.rgba;
   const canvas = await pixelThread.run(
     'composeCanvas',
