@@ -240,7 +240,7 @@ describe('studio pipeline', () => {
         plain.rendered.rgb[k * 3 + 1] !== marked.rendered.rgb[k * 3 + 1] ||
         plain.rendered.rgb[k * 3 + 2] !== marked.rendered.rgb[k * 3 + 2];
       if (!differs) continue;
-      if (overlay[k * 4 + 3]! > 0) changedUnderOverlay += 1;
+      if (overlay.rgba[k * 4 + 3]! > 0) changedUnderOverlay += 1;
       else changedElsewhere += 1;
     }
     expect(changedUnderOverlay).toBeGreaterThan(50_000);

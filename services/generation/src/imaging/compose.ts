@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { MARKETPLACE_LOOK, type StyleRecipe } from '../domain/styles';
+import type { Overlay } from './canvas';
 import type { MarketplaceCheck } from './marketplace';
 import { asBuffer, pixelThread } from './pixel-thread';
 import { computeLayout, renderScene, type Layout } from './scene';
@@ -287,7 +288,7 @@ export interface PlaceOptions {
   /** Marketplace white: the rule is checked on the composed pixels (before the watermark). */
   checkWhite?: boolean;
   /** The free tier's watermark overlay for this size (`watermarkOverlay`). */
-  watermark?: Uint8Array;
+  watermark?: Overlay;
 }
 
 /**

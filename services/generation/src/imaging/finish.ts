@@ -1,9 +1,10 @@
 import sharp from 'sharp';
+import { overlayRuns, type Overlay } from './canvas';
 import type { RgbImage } from './decode';
 import { asBuffer, pixelThread } from './pixel-thread';
 import type { SharpenCurve } from './sharpen';
 
-const watermarkCache = new Map<string, Promise<Uint8Array>>();
+const watermarkCache = new Map<string, Promise<Overlay>>();
 
 function watermarkSvg(size: number, text: string): string {
   const fontSize = Math.round(size * 0.045);
@@ -28,10 +29,11 @@ function watermarkSvg(size: number, text: string): string {
 }
 
 /**
- * The free tier's watermark for a square canvas (straight RGBA), rendered once per size and text into shared
- * memory: every image's compose on the pixel thread reads the same bytes, nothing is copied per image.
+ * The free tier's watermark for a square canvas (straight RGBA and its visible stretches), rendered once per size
+ * and text into shared memory: every image's compose on the pixel thread reads the same bytes, nothing is copied
+ * per image.
  */
-export function watermarkOverlay(size: number, text: string): Promise<Uint8Array> {
+export function watermarkOverlay(size: number, text: string): Promise<Overlay> {
   const key = `${size}:${text}`;
   let overlay = watermarkCache.get(key);
   if (!overlay) {
@@ -41,9 +43,12 @@ export function watermarkOverlay(size: number, text: string): Promise<Uint8Array
       .raw()
       .toBuffer()
       .then((pixels) => {
-        const shared = new Uint8Array(new SharedArrayBuffer(pixels.length));
-        shared.set(pixels);
-        return shared;
+        const rgba = new Uint8Array(new SharedArrayBuffer(pixels.length));
+        rgba.set(pixels);
+        const found = overlayRuns(rgba);
+        const runs = new Int32Array(new SharedArrayBuffer(found.byteLength));
+        runs.set(found);
+        return { rgba, runs };
       });
     overlay.catch(() => watermarkCache.delete(key));
     watermarkCache.set(key, overlay);
