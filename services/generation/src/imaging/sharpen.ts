@@ -70,6 +70,13 @@ function gaussianTaps(sigma: number): { centre: number; side: number } {
   return { centre: 20 / (20 + 2 * side), side: side / (20 + 2 * side) };
 }
 
+/** Two working planes of L*, kept between calls (one product after another on the pixel thread, no garbage). */
+let scratch: Float32Array | undefined;
+function planes(pixels: number): [Float32Array, Float32Array] {
+  if (!scratch || scratch.length < 2 * pixels) scratch = new Float32Array(2 * pixels);
+  return [scratch.subarray(0, pixels), scratch.subarray(pixels, 2 * pixels)];
+}
+
 /** Linear light (0..1) to its sRGB byte, clamped. */
 function toByte(encode: Uint8Array, linear: number): number {
   return linear <= 0 ? encode[0]! : linear >= 1 ? encode[STEPS]! : encode[(linear * STEPS + 0.5) | 0]!;
@@ -87,14 +94,13 @@ export function sharpenRgba(
   const [[xr, xg, xb], [yr, yg, yb], [zr, zg, zb]] = XYZ;
   const [[rx, ry, rz], [gx, gy, gz], [bx, by, bz]] = RGB;
   const pixels = width * height;
-  const light = new Float32Array(pixels);
+  const [light, across] = planes(pixels);
   for (let k = 0, i = 0; k < pixels; k += 1, i += 3) {
     const y = yr * LINEAR[rgb[i]!]! + yg * LINEAR[rgb[i + 1]!]! + yb * LINEAR[rgb[i + 2]!]!;
     light[k] = 116 * f[(Math.min(1, y) * STEPS + 0.5) | 0]! - 16;
   }
   // The blur along rows here, down columns in the pass below; edges repeated, as libvips' convolution does.
   const { centre, side } = gaussianTaps(curve.sigma);
-  const across = new Float32Array(pixels);
   for (let row = 0; row < pixels; row += width) {
     const last = row + width - 1;
     for (let k = row; k <= last; k += 1) {
