@@ -3,6 +3,7 @@ import { createReadStream, existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { quantizedSegmenter } from './segmentation-int8';
 import { quantizedUpscaler } from './upscaler-int8';
 
 /** The command that repairs a missing or damaged model folder; start-up errors name it. */
@@ -21,7 +22,7 @@ const manifestEntrySchema = z.object({
   /** The model is loaded as this rewrite of the file, made in memory at load and checked against its own hash. */
   derived: z
     .object({
-      recipe: z.enum(['static-int8-qdq']),
+      recipe: z.enum(['static-int8-qdq', 'u2netp-static-int8-qdq']),
       sha256: z.string().regex(/^[0-9a-f]{64}$/),
       size: z.number().int().positive(),
     })
@@ -70,6 +71,7 @@ export function resolveFromRoot(dir: string, repoRoot = findRepoRoot()): string 
 /** Rewrites a file into the model that is loaded (see `derived` in the manifest); pure functions of the bytes. */
 const RECIPES: Record<NonNullable<ModelManifestEntry['derived']>['recipe'], (bytes: Uint8Array) => Uint8Array> = {
   'static-int8-qdq': (bytes) => quantizedUpscaler(bytes),
+  'u2netp-static-int8-qdq': (bytes) => quantizedSegmenter(bytes),
 };
 
 async function sha256Of(file: string): Promise<string> {
@@ -155,7 +157,7 @@ async function placeVerified(entry: ModelManifestEntry, target: string, fill: (t
 
 /**
  * Makes MODELS_DIR hold every manifest file with the right hash: keeps good files, copies missing ones from the
- * shared folder, downloads the rest when allowed, and checks every derived rewrite against its hash (~35 ms each).
+ * shared folder, downloads the rest when allowed, and checks every derived rewrite against its hash (~15–200 ms each).
  * Throws ModelFilesMissingError listing what could not be had.
  */
 export async function fetchModels(options: FetchModelsOptions): Promise<ModelFiles> {

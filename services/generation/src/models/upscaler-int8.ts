@@ -1,4 +1,18 @@
 import { onnx } from 'onnx-proto';
+import {
+  addFloatOutputs,
+  DataType,
+  floatValues,
+  gridTensors,
+  int8Values,
+  node,
+  scalar,
+  tensorBytes,
+  tensorLike,
+  uint8Grid,
+  type Node,
+  type Tensor,
+} from './onnx-graph';
 
 /*
  * Real-ESRGAN general-x4v3 as onnxruntime runs it fastest on a CPU with VNNI: a statically quantized QDQ graph.
@@ -61,12 +75,6 @@ export const UPSCALER_ACTIVATION_RANGES: Readonly<Record<string, readonly [numbe
   'body.66': [-0.75, 0.8125],
 };
 
-// Decoded messages have every repeated field as an array (empty when absent), unlike the I* interfaces.
-type Node = onnx.NodeProto;
-type Tensor = onnx.TensorProto;
-
-const DataType = onnx.TensorProto.DataType;
-
 /** One DynamicQuantizeLinear + ConvInteger block of the int8 file: a convolution with bias. */
 interface ConvBlock {
   /** `body.N`, the PyTorch layer name. */
@@ -88,41 +96,6 @@ interface UpscalerGraph {
   nodes: Node[];
   blocks: ConvBlock[];
 }
-
-/** A tensor's elements as little-endian bytes: raw_data, or the typed fields ONNX writers also use. */
-function tensorBytes(tensor: Tensor): Uint8Array {
-  if (tensor.rawData && tensor.rawData.length > 0) return tensor.rawData;
-  if (tensor.dataType === DataType.FLOAT) return new Uint8Array(Float32Array.from(tensor.floatData ?? []).buffer);
-  // int32_data holds every integer type narrower than 64 bits, one value per element.
-  const values = tensor.int32Data ?? [];
-  if (tensor.dataType === DataType.INT8) return new Uint8Array(Int8Array.from(values).buffer);
-  if (tensor.dataType === DataType.UINT8) return Uint8Array.from(values);
-  return new Uint8Array(Int32Array.from(values).buffer);
-}
-
-const int8Values = (tensor: Tensor) => new Int8Array(Uint8Array.from(tensorBytes(tensor)).buffer);
-const floatValues = (tensor: Tensor) => new Float32Array(Uint8Array.from(tensorBytes(tensor)).buffer);
-
-type Values = Float32Array | Uint8Array | Int8Array | Int32Array;
-
-/** A tensor of the same shape as `like`, holding `values` as raw data. */
-const tensorLike = (like: onnx.ITensorProto, name: string, dataType: number, values: Values) =>
-  onnx.TensorProto.create({
-    name,
-    dataType,
-    dims: like.dims,
-    rawData: new Uint8Array(values.buffer, values.byteOffset, values.byteLength),
-  });
-
-const scalar = (name: string, dataType: number, values: Values) => tensorLike({ dims: [] }, name, dataType, values);
-
-const node = (
-  opType: string,
-  name: string,
-  input: string[],
-  output: string[],
-  attribute: onnx.IAttributeProto[] = [],
-): Node => onnx.NodeProto.create({ opType, name, input, output, attribute });
 
 function parse(int8Model: Uint8Array): UpscalerGraph {
   const model = onnx.ModelProto.decode(int8Model);
@@ -197,10 +170,7 @@ function rewrite(
   }
   graph.node = nodes;
   graph.initializer = initializers;
-  // Float tensors of unknown shape.
-  for (const name of outputs) {
-    graph.output.push(onnx.ValueInfoProto.create({ name, type: { tensorType: { elemType: DataType.FLOAT } } }));
-  }
+  addFloatOutputs(graph, outputs);
   return onnx.ModelProto.encode(model).finish();
 }
 
@@ -229,14 +199,6 @@ export function float32Upscaler(int8Model: Uint8Array, withConvOutputs = false):
 /** Names of the conv outputs, in graph order (the keys of the ranges table). */
 export function upscalerConvOutputs(int8Model: Uint8Array): Array<{ name: string; output: string }> {
   return parse(int8Model).blocks.map(({ name, output }) => ({ name, output }));
-}
-
-/** uint8 grid covering [min, max] with zero on a step (so zero padding and PRelu's kink are exact). */
-export function uint8Grid(min: number, max: number): { scale: number; zeroPoint: number } {
-  const low = Math.min(min, 0);
-  const high = Math.max(max, 0);
-  const scale = Math.fround((high - low) / 255);
-  return { scale, zeroPoint: Math.min(255, Math.max(0, Math.round(-low / scale))) };
 }
 
 /** The model's input is x/255: a grid of step 1/255 holds it exactly. */
@@ -297,11 +259,4 @@ export function quantizedUpscaler(
     },
     renamed,
   );
-}
-
-function gridTensors(prefix: string, grid: { scale: number; zeroPoint: number }): Tensor[] {
-  return [
-    scalar(`${prefix}.scale`, DataType.FLOAT, Float32Array.of(grid.scale)),
-    scalar(`${prefix}.zero`, DataType.UINT8, Uint8Array.of(grid.zeroPoint)),
-  ];
 }
