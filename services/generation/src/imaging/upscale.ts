@@ -80,6 +80,9 @@ export function tileSizeFor(width: number, height: number, coverage: Uint8Array 
   return best;
 }
 
+/** x / 255 of each byte. */
+const UNIT = new Float32Array(256).map((_, v) => v / 255);
+
 /** The tiles of an image with their model inputs (planar RGB, x/255). Runs on the pixel thread. */
 export function packTiles(
   image: RgbImage,
@@ -95,13 +98,11 @@ export function packTiles(
     const th = y1 - y0;
     const plane = tw * th;
     const input = new Float32Array(3 * plane);
-    for (let y = 0; y < th; y += 1) {
-      for (let x = 0; x < tw; x += 1) {
-        const source = ((y0 + y) * width + x0 + x) * 3;
-        const target = y * tw + x;
-        input[target] = data[source]! / 255;
-        input[plane + target] = data[source + 1]! / 255;
-        input[2 * plane + target] = data[source + 2]! / 255;
+    for (let y = 0, target = 0; y < th; y += 1) {
+      for (let source = ((y0 + y) * width + x0) * 3, x = 0; x < tw; x += 1, source += 3, target += 1) {
+        input[target] = UNIT[data[source]!]!;
+        input[plane + target] = UNIT[data[source + 1]!]!;
+        input[2 * plane + target] = UNIT[data[source + 2]!]!;
       }
     }
     return { ...placed, input };
@@ -117,10 +118,9 @@ export function unpackTile(output: Float32Array, tile: Tile): Uint8Array {
   const core = new Uint8Array(coreWidth * coreHeight * 3);
   const offsetX = (tile.left - tile.x0) * SCALE;
   const offsetY = (tile.top - tile.y0) * SCALE;
-  for (let y = 0; y < coreHeight; y += 1) {
-    for (let x = 0; x < coreWidth; x += 1) {
-      const source = (offsetY + y) * ow + offsetX + x;
-      const target = (y * coreWidth + x) * 3;
+  for (let y = 0, target = 0; y < coreHeight; y += 1) {
+    const row = (offsetY + y) * ow + offsetX;
+    for (let source = row; source < row + coreWidth; source += 1, target += 3) {
       core[target] = clampByte(output[source]!);
       core[target + 1] = clampByte(output[outPlane + source]!);
       core[target + 2] = clampByte(output[2 * outPlane + source]!);
@@ -173,9 +173,10 @@ export function addFinerDetail(photoLow: Uint8Array, model: Uint8Array, modelLow
   return new Uint8Array(out.buffer);
 }
 
+/** value × 255 rounded (halves up, as Math.round) and clamped to a byte. */
 function clampByte(value: number): number {
-  const scaled = Math.round(value * 255);
-  return scaled < 0 ? 0 : scaled > 255 ? 255 : scaled;
+  const scaled = value * 255 + 0.5;
+  return scaled < 1 ? 0 : scaled >= 255 ? 255 : scaled | 0;
 }
 
 function isEmpty(coverage: Uint8Array, width: number, x0: number, y0: number, x1: number, y1: number): boolean {
