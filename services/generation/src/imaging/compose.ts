@@ -293,9 +293,9 @@ export interface PlaceOptions {
 
 /**
  * Draws the product over a backdrop at `size` (the backdrop is resampled when it was made at another size), checks
- * the marketplace rule when asked and lays the watermark over it. The product is scaled by libvips (lanczos3 with
- * its light match); the rest is integer per-pixel work on the pixel thread (see canvas.ts for why). Inside the
- * product's mask the only change is the global light match.
+ * the marketplace rule when asked and lays the watermark over it. The product is scaled by libvips (lanczos3) when
+ * its layout needs it; the rest, its light match included, is integer per-pixel work on the pixel thread (see
+ * canvas.ts for why). Inside the product's mask the only change is the global light match.
  */
 export async function placeProduct(
   backdrop: Backdrop,
