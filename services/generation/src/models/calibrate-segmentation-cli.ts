@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { testPhotos } from './calibrate-upscaler-cli';
 import { findRepoRoot, resolveFromRoot } from './model-store';
 import { float32Segmenter, segmenterActivations } from './segmentation-int8';
+import { ActivationRanges } from './calibration';
 
 /*
  * Re-measures SEGMENTATION_ACTIVATION_RANGES and rewrites segmentation-ranges.ts. A maintainer's tool (it needs the
@@ -42,25 +43,16 @@ async function main(): Promise<void> {
   const fp16Model = await readFile(path.join(modelsDir, SEGMENTER_SOURCE));
   const names = segmenterActivations(fp16Model);
   const session = await ort.InferenceSession.create(float32Segmenter(fp16Model, true), { intraOpNumThreads: 1 });
-  const ranges = new Map(names.map((name) => [name, [0, 0]]));
+  const ranges = new ActivationRanges(names);
   const photos = (await testPhotos(photosDir)).filter((_, index) => index % 2 === 0);
   for (const file of photos) {
     const feeds = {
       [session.inputNames[0]!]: new ort.Tensor('float32', await segmenterInput(file), [1, 3, SIZE, SIZE]),
     };
     const outputs = await session.run(feeds, names);
-    for (const name of names) {
-      const range = ranges.get(name)!;
-      for (const value of outputs[name]!.data as Float32Array) {
-        if (value < range[0]!) range[0] = value;
-        if (value > range[1]!) range[1] = value;
-      }
-    }
+    for (const name of names) ranges.widen(name, outputs[name]!.data as Float32Array);
   }
-  // Rounded outward to 1/16, as the upscaler's table: short, and stable against last-bit differences.
-  const lines = [...ranges].map(
-    ([name, [min, max]]) => `  '${name}': [${Math.floor(min! * 16) / 16}, ${Math.ceil(max! * 16) / 16}],`,
-  );
+  const lines = ranges.tableLines();
   const file = path.join(repoRoot, 'services/generation/src/models/segmentation-ranges.ts');
   await writeFile(
     file,

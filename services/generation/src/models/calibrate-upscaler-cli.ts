@@ -4,6 +4,7 @@ import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import { findRepoRoot, resolveFromRoot } from './model-store';
 import { float32Upscaler, upscalerConvOutputs } from './upscaler-int8';
+import { ActivationRanges } from './calibration';
 
 /*
  * Re-measures UPSCALER_ACTIVATION_RANGES (upscaler-int8.ts) and prints the table to paste there. Needs the photo
@@ -52,26 +53,16 @@ async function main(): Promise<void> {
   const int8Model = await readFile(path.join(modelsDir, UPSCALER_SOURCE));
   const convs = upscalerConvOutputs(int8Model);
   const session = await ort.InferenceSession.create(float32Upscaler(int8Model, true), { intraOpNumThreads: 1 });
-  const ranges = new Map(convs.map(({ name }) => [name, [0, 0]]));
+  const ranges = new ActivationRanges(convs.map(({ name }) => name));
   const photos = (await testPhotos(photosDir)).filter((_, index) => index % 2 === 0);
   for (const [index, file] of photos.entries()) {
     const input = await photoCrop(file, CROP, index + 1);
     const outputs = await session.run({
       [session.inputNames[0]!]: new ort.Tensor('float32', input, [1, 3, CROP, CROP]),
     });
-    for (const { name, output } of convs) {
-      const range = ranges.get(name)!;
-      for (const value of outputs[output]!.data as Float32Array) {
-        if (value < range[0]!) range[0] = value;
-        if (value > range[1]!) range[1] = value;
-      }
-    }
+    for (const { name, output } of convs) ranges.widen(name, outputs[output]!.data as Float32Array);
   }
-  // Rounded outward to 1/16: a short table, and the same table again if the float sums differ in the last bit.
-  const lines = [...ranges].map(
-    ([name, [min, max]]) => `  '${name}': [${Math.floor(min! * 16) / 16}, ${Math.ceil(max! * 16) / 16}],`,
-  );
-  console.log(`// ${photos.length} photos, one ${CROP}² crop each\n{\n${lines.join('\n')}\n}`);
+  console.log(`// ${photos.length} photos, one ${CROP}² crop each\n{\n${ranges.tableLines().join('\n')}\n}`);
 }
 
 if (require.main === module) {
