@@ -84,8 +84,9 @@ describe('analysis: product name and category', () => {
         `category misses:\n  ${misses.join('\n  ')}\nname misses:\n  ${nameMisses.join('\n  ')}\n`,
     );
     // An ImageNet classifier has no class for several test products (headphones, serum, boxing gloves, rubber
-    // duck). Measured on the cut-out with the curated names: category 83% (75% on the whole photo), names 61%.
-    expect(categoryAccuracy).toBeGreaterThanOrEqual(0.8);
-    expect(nameAccuracy).toBeGreaterThanOrEqual(0.55);
+    // duck). Measured on the cut-out (int8 segmenter) with the curated names: category 86.1% (31 of 36; 75% on the
+    // whole photo), names 61.1% (22). The floors leave one photo each for another CPU's int8 arithmetic.
+    expect(categoryAccuracy).toBeGreaterThanOrEqual(0.83);
+    expect(nameAccuracy).toBeGreaterThanOrEqual(0.58);
   }, 120_000);
 });
