@@ -154,45 +154,55 @@ withRabbitMq('start:distributed', (AMQP_URL) => {
     });
 
     test('the creation is one trace: gateway → generation → billing, and generation → bus → render worker', async () => {
-      // OTLP span kinds: 2 SERVER, 4 PRODUCER, 5 CONSUMER.
-      const start = receiver.spans.find(
-        (span) => span.service === 'gateway' && span.kind === 2 && span.attributes['url.path'] === '/imageGenFromId',
-      );
-      if (!start) {
-        const seen = receiver.spans.map((span) => `${span.service} ${span.kind} ${span.name}`);
-        throw new Error(`no gateway span of POST /imageGenFromId among ${JSON.stringify(seen.slice(0, 60))}`);
-      }
-      const byId = new Map<string, ReceivedSpan>();
-      const inTrace = () => receiver.spans.filter((span) => span.traceId === start!.traceId);
-      // The worker's spans are exported in its next batch, after the generation has finished.
-      await pollUntil(
-        'the render worker spans',
-        async () => inTrace().filter((span) => span.service === 'generation-worker').length,
-        (count) => count > 0,
+      // OTLP span kinds: 2 SERVER, 4 PRODUCER, 5 CONSUMER. Every process exports its spans in batches, each in its
+      // own time, so the test waits until the trace has reached the receiver from all of them.
+      const start = await pollUntil(
+        'the gateway span of POST /imageGenFromId',
+        async () =>
+          receiver.spans.find(
+            (span) =>
+              span.service === 'gateway' && span.kind === 2 && span.attributes['url.path'] === '/imageGenFromId',
+          ),
+        (span) => span !== undefined,
         { timeoutMs: 60_000, intervalMs: 250 },
       );
-      for (const span of inTrace()) byId.set(span.spanId, span);
-      /** The services a span's parents pass through, itself first, up to the root. */
-      const chainOf = (span: ReceivedSpan): string[] => {
-        const chain = [span.service];
-        for (let parent = byId.get(span.parentSpanId); parent; parent = byId.get(parent.parentSpanId)) {
-          chain.push(parent.service);
+      const inTrace = () => receiver.spans.filter((span) => span.traceId === start!.traceId);
+      const byId = new Map<string, ReceivedSpan>();
+      /** The services a span's parents pass through, itself first, up to the root (consecutive repeats merged). */
+      const servicesUp = (span: ReceivedSpan | undefined): string[] => {
+        const chain: string[] = [];
+        for (let current = span; current; current = byId.get(current.parentSpanId)) {
+          if (chain.at(-1) !== current.service) chain.push(current.service);
         }
         return chain;
       };
-      const services = (chain: string[]) => chain.filter((service, index) => chain[index - 1] !== service);
-
-      const billing = inTrace().find((span) => span.service === 'billing' && span.kind === 2);
-      expect(billing).toBeDefined();
-      expect(services(chainOf(billing!))).toEqual(['billing', 'generation', 'gateway']);
+      const chains = async () => {
+        for (const span of inTrace()) byId.set(span.spanId, span);
+        return {
+          billing: servicesUp(inTrace().find((span) => span.service === 'billing' && span.kind === 2)),
+          worker: servicesUp(inTrace().find((span) => span.service === 'generation-worker' && span.kind === 5)),
+          // One root: the gateway's SERVER span of the request.
+          roots: inTrace()
+            .filter((span) => !byId.has(span.parentSpanId))
+            .map((span) => span.spanId),
+        };
+      };
+      const expected = {
+        billing: ['billing', 'generation', 'gateway'],
+        worker: ['generation-worker', 'generation', 'gateway'],
+        roots: [start!.spanId],
+      };
+      const found = await pollUntil(
+        'the billing and render worker spans, with their parents up to the gateway, under one root',
+        chains,
+        (value) => JSON.stringify(value) === JSON.stringify(expected),
+        { timeoutMs: 60_000, intervalMs: 250 },
+      );
+      expect(found).toEqual(expected);
 
       const worker = inTrace().find((span) => span.service === 'generation-worker' && span.kind === 5);
-      expect(worker).toBeDefined();
-      expect(services(chainOf(worker!))).toEqual(['generation-worker', 'generation', 'gateway']);
       // Between the worker and the generation API stands the publish on the bus (a PRODUCER span).
       expect(byId.get(worker!.parentSpanId)?.kind).toBe(4);
-      // One root: the gateway's SERVER span of the request.
-      expect(inTrace().filter((span) => !byId.has(span.parentSpanId))).toEqual([start]);
     });
   });
 });
