@@ -3,9 +3,20 @@ import sharp from 'sharp';
 import type { InferenceModel } from '../models/runtime';
 import type { RgbImage } from './decode';
 
-const SIZE = 320;
+export const SEGMENTER_SIZE = 320;
+const SIZE = SEGMENTER_SIZE;
 const MEAN = [0.485, 0.456, 0.406] as const;
 const STD = [0.229, 0.224, 0.225] as const;
+
+/** Interleaved 8-bit RGB → the planar, ImageNet-normalised float input both the segmenter and the classifier take. */
+export function imageNetInput(rgb: Uint8Array): Float32Array {
+  const pixels = rgb.length / 3;
+  const input = new Float32Array(rgb.length);
+  for (let k = 0; k < pixels; k += 1) {
+    for (let c = 0; c < 3; c += 1) input[c * pixels + k] = (rgb[k * 3 + c]! / 255 - MEAN[c]!) / STD[c]!;
+  }
+  return input;
+}
 
 /** A rectangle of the photo, in pixels. */
 export interface Region {
@@ -24,10 +35,7 @@ export async function segmentProduct(model: InferenceModel, image: RgbImage, reg
   if (region) source.extract(region);
   const resized = await source.resize(SIZE, SIZE, { fit: 'fill', kernel: 'lanczos3' }).raw().toBuffer();
   const pixels = SIZE * SIZE;
-  const input = new Float32Array(3 * pixels);
-  for (let k = 0; k < pixels; k += 1) {
-    for (let c = 0; c < 3; c += 1) input[c * pixels + k] = (resized[k * 3 + c]! / 255 - MEAN[c]!) / STD[c]!;
-  }
+  const input = imageNetInput(resized);
   const { data: map } = await model.run(input, [1, 3, SIZE, SIZE]);
   let min = Infinity;
   let max = -Infinity;

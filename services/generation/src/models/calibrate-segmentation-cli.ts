@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { testPhotos } from './calibrate-upscaler-cli';
 import { findRepoRoot, resolveFromRoot } from './model-store';
 import { float32Segmenter, segmenterActivations } from './segmentation-int8';
+import { imageNetInput, SEGMENTER_SIZE } from '../imaging/segment';
 import { ActivationRanges } from './calibration';
 
 /*
@@ -16,10 +17,7 @@ import { ActivationRanges } from './calibration';
  */
 
 export const SEGMENTER_SOURCE = 'u2netp-fp16.onnx';
-const SIZE = 320;
-// As imaging/segment.ts prepares the segmenter's input (ImageNet mean and deviation).
-const MEAN = [0.485, 0.456, 0.406] as const;
-const STD = [0.229, 0.224, 0.225] as const;
+const SIZE = SEGMENTER_SIZE;
 
 /** A whole photo as the segmenter's input (planar, normalised), resized as the cut-out does. */
 export async function segmenterInput(file: string): Promise<Float32Array> {
@@ -28,12 +26,7 @@ export async function segmenterInput(file: string): Promise<Float32Array> {
     .resize(SIZE, SIZE, { fit: 'fill', kernel: 'lanczos3' })
     .raw()
     .toBuffer();
-  const pixels = SIZE * SIZE;
-  const input = new Float32Array(3 * pixels);
-  for (let k = 0; k < pixels; k += 1) {
-    for (let c = 0; c < 3; c += 1) input[c * pixels + k] = (resized[k * 3 + c]! / 255 - MEAN[c]!) / STD[c]!;
-  }
-  return input;
+  return imageNetInput(resized);
 }
 
 async function main(): Promise<void> {

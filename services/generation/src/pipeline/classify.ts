@@ -2,12 +2,11 @@ import sharp from 'sharp';
 import { buildClassCategories, guessProduct, softmax, type ProductGuess } from '../domain/analysis';
 import type { CategoryId } from '../domain/categories';
 import { decodeRgb } from '../imaging/decode';
+import { imageNetInput } from '../imaging/segment';
 import type { ModelRuntime } from '../models/runtime';
 import { cutOutProduct, type ProductCutout, type ProductMatte } from './product';
 
 const SIZE = 224;
-const MEAN = [0.485, 0.456, 0.406] as const;
-const STD = [0.229, 0.224, 0.225] as const;
 /** Long side the photo is cut out at for naming: enough for a clean silhouette at the classifier's 224 px. */
 const ANALYSIS_SIDE = 1024;
 /** White space around the product on the classifier's square, as a share of the product's long side. */
@@ -49,12 +48,7 @@ async function classifierInput(view: sharp.Sharp): Promise<Float32Array> {
     .toColourspace('srgb')
     .raw()
     .toBuffer();
-  const plane = SIZE * SIZE;
-  const input = new Float32Array(3 * plane);
-  for (let k = 0; k < plane; k += 1) {
-    for (let c = 0; c < 3; c += 1) input[c * plane + k] = (pixels[k * 3 + c]! / 255 - MEAN[c]!) / STD[c]!;
-  }
-  return input;
+  return imageNetInput(pixels);
 }
 
 /** The product named, and the matte it was cut out by (stored with the generation and used by the renderer). */
