@@ -57,10 +57,21 @@ describe('statically quantized upscaler', () => {
     expect(createHash('sha256').update(first).digest('hex')).toBe(entry.derived?.sha256);
     const loaded = await (await ensureModels(SHARED_MODELS_DIR, undefined)).read('upscaler');
     expect(Buffer.compare(loaded, first)).toBe(0);
-    // Every convolution in QDQ form (fused into QLinearConv by onnxruntime), nothing quantized at run time.
+    // Every convolution in QDQ form (fused into QLinearConv by onnxruntime), nothing quantized at run time, and
+    // every PRelu written as Min, Mul and Add.
     const ops = opTypes(first);
     expect(ops).toEqual(
-      new Set(['Constant', 'Resize', 'QuantizeLinear', 'DequantizeLinear', 'Conv', 'PRelu', 'DepthToSpace', 'Add']),
+      new Set([
+        'Constant',
+        'Resize',
+        'QuantizeLinear',
+        'DequantizeLinear',
+        'Conv',
+        'Min',
+        'Mul',
+        'DepthToSpace',
+        'Add',
+      ]),
     );
   });
 
