@@ -86,14 +86,18 @@ async function scaledProduct(product: ProductSource, layout: Layout): Promise<Pl
   return { data, width, height, left, top };
 }
 
-/** The alpha channel of a layer, as one 8-bit plane (libvips does the de-interleaving). */
-function alphaOf(layer: Placed): Promise<Buffer> {
-  return sharp(layer.data, raw(layer.width, layer.height, 4))
+/**
+ * The alpha channel of straight RGBA pixels as one 8-bit plane (libvips does the de-interleaving). The extracted
+ * band is already the bytes wanted: a 'b-w' colourspace conversion on top cost ~10× the extraction at 1784².
+ */
+export function alphaChannel(rgba: Buffer, width: number, height: number): Promise<Buffer> {
+  return sharp(rgba, raw(width, height, 4))
     .extractChannel(3)
-    .toColourspace('b-w')
     .raw()
     .toBuffer();
 }
+
+const alphaOf = (layer: Placed) => alphaChannel(layer.data, layer.width, layer.height);
 
 /** Product alpha laid onto the canvas: one row copy per row, no per-pixel work. */
 function coverageOf(alpha: Buffer, layer: Placed, size: number): Uint8Array {
