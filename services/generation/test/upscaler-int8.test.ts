@@ -58,7 +58,7 @@ describe('statically quantized upscaler', () => {
     const loaded = await (await ensureModels(SHARED_MODELS_DIR, undefined)).read('upscaler');
     expect(Buffer.compare(loaded, first)).toBe(0);
     // Every convolution in QDQ form (fused into QLinearConv by onnxruntime), nothing quantized at run time, and
-    // every PRelu written as Min, Mul and Add.
+    // every PRelu written as a Clip, a Mul and an Add between uint8 grids (QLinearMul, QLinearAdd).
     const ops = opTypes(first);
     expect(ops).toEqual(
       new Set([
@@ -67,7 +67,7 @@ describe('statically quantized upscaler', () => {
         'QuantizeLinear',
         'DequantizeLinear',
         'Conv',
-        'Min',
+        'Clip',
         'Mul',
         'DepthToSpace',
         'Add',

@@ -3,11 +3,12 @@ import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import { findRepoRoot, resolveFromRoot } from './model-store';
-import { float32Upscaler, upscalerConvOutputs } from './upscaler-int8';
+import { float32Upscaler, upscalerBends, upscalerConvOutputs } from './upscaler-int8';
 import { ActivationRanges } from './calibration';
 
 /*
- * Re-measures UPSCALER_ACTIVATION_RANGES (upscaler-int8.ts) and prints the table to paste there. Needs the photo
+ * Re-measures UPSCALER_ACTIVATION_RANGES and UPSCALER_BEND_RANGES (upscaler-int8.ts) and prints the tables to paste
+ * there. Needs the photo
  * set, so it is a maintainer's tool, not part of fetching the models:
  *   npm run build -w @productgen/generation-service && node services/generation/dist/models/calibrate-upscaler-cli.js
  * Calibration photos: every second test photo (sorted by path); the others are for the quality check
@@ -46,6 +47,12 @@ export async function photoCrop(file: string, size: number, seed: number): Promi
   return input;
 }
 
+/** (a − 1)·min(x, 0) of a conv's output (planar, one slope less one per channel): what its PRelu adds to x. */
+function bendsOf(output: Float32Array, bends: Float32Array): Float32Array {
+  const plane = output.length / bends.length;
+  return output.map((x, k) => (x < 0 ? bends[Math.floor(k / plane)]! * x : 0));
+}
+
 async function main(): Promise<void> {
   const repoRoot = findRepoRoot();
   const modelsDir = resolveFromRoot(process.env.SHARED_MODELS_DIR || '../shared/models', repoRoot);
@@ -54,6 +61,8 @@ async function main(): Promise<void> {
   const convs = upscalerConvOutputs(int8Model);
   const session = await ort.InferenceSession.create(float32Upscaler(int8Model, true), { intraOpNumThreads: 1 });
   const ranges = new ActivationRanges(convs.map(({ name }) => name));
+  const prelus = upscalerBends(int8Model);
+  const bendRanges = new ActivationRanges(prelus.map(({ name }) => name));
   const photos = (await testPhotos(photosDir)).filter((_, index) => index % 2 === 0);
   for (const [index, file] of photos.entries()) {
     const input = await photoCrop(file, CROP, index + 1);
@@ -61,8 +70,13 @@ async function main(): Promise<void> {
       [session.inputNames[0]!]: new ort.Tensor('float32', input, [1, 3, CROP, CROP]),
     });
     for (const { name, output } of convs) ranges.widen(name, outputs[output]!.data as Float32Array);
+    for (const { name, output, bends } of prelus) {
+      bendRanges.widen(name, bendsOf(outputs[output]!.data as Float32Array, bends));
+    }
   }
-  console.log(`// ${photos.length} photos, one ${CROP}² crop each\n{\n${ranges.tableLines().join('\n')}\n}`);
+  const heading = `// ${photos.length} photos, one ${CROP}² crop each`;
+  console.log(`${heading}: UPSCALER_ACTIVATION_RANGES\n{\n${ranges.tableLines().join('\n')}\n}`);
+  console.log(`${heading}: UPSCALER_BEND_RANGES\n{\n${bendRanges.tableLines().join('\n')}\n}`);
 }
 
 if (require.main === module) {

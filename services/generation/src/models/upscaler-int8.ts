@@ -10,6 +10,7 @@ import {
   tensorBytes,
   tensorLike,
   uint8Grid,
+  type Grid,
   type Node,
   type Tensor,
 } from './onnx-graph';
@@ -27,9 +28,9 @@ import {
  *
  * which onnxruntime fuses into QLinearConv (u8 × s8 VNNI kernels). The weights are the file's own int8 values, so
  * only the activations are newly rounded: each conv output is quantized once, on a fixed uint8 grid covering its
- * calibrated range, and the PRelu after it writes back onto the same grid (positive values pass exactly).
- * The rewrite is pure arithmetic on the file's bytes and the table below: the same input always gives the same
- * output bytes, checked against the manifest's sha256.
+ * calibrated range, and the PRelu after it writes back onto the same grid (positive values pass exactly), itself
+ * on uint8 grids (`preluOnGrid`). The rewrite is pure arithmetic on the file's bytes and the tables below: the same
+ * input always gives the same output bytes, checked against the manifest's sha256.
  */
 
 /**
@@ -73,6 +74,47 @@ export const UPSCALER_ACTIVATION_RANGES: Readonly<Record<string, readonly [numbe
   'body.62': [-28.5, 18.1875],
   'body.64': [-24.5625, 13.6875],
   'body.66': [-0.75, 0.8125],
+};
+
+/**
+ * Range of every PRelu's bend, (a − 1)·min(x, 0) per channel, over the same calibration crops (rounded outward to
+ * 1/16; printed by calibrate-upscaler-cli.ts with the table above). Its uint8 grid is 1.3–3× finer than one made
+ * from the conv's whole range and the extreme slopes.
+ */
+export const UPSCALER_BEND_RANGES: Readonly<Record<string, readonly [number, number]>> = {
+  'body.0': [-0.1875, 37.75],
+  'body.2': [-0.5, 64],
+  'body.4': [-0.1875, 63.125],
+  'body.6': [-1.4375, 53.3125],
+  'body.8': [-1.3125, 67.5625],
+  'body.10': [-2.875, 69.1875],
+  'body.12': [-2.0625, 77.8125],
+  'body.14': [-19.4375, 85.1875],
+  'body.16': [-6.125, 91.25],
+  'body.18': [-4.875, 81],
+  'body.20': [-2.6875, 66.625],
+  'body.22': [-5, 90.5625],
+  'body.24': [-16.375, 100.9375],
+  'body.26': [-5.0625, 91.875],
+  'body.28': [-8.75, 52],
+  'body.30': [-6.875, 45.875],
+  'body.32': [-5.375, 61.0625],
+  'body.34': [-2.0625, 65.3125],
+  'body.36': [-7.6875, 60],
+  'body.38': [-4.9375, 58.8125],
+  'body.40': [-14.375, 47.0625],
+  'body.42': [-6.4375, 103.1875],
+  'body.44': [-4.3125, 74],
+  'body.46': [-8.625, 66.125],
+  'body.48': [-4.375, 38.4375],
+  'body.50': [-0.875, 47.625],
+  'body.52': [-7.8125, 50.5625],
+  'body.54': [-2.1875, 36.6875],
+  'body.56': [-6.0625, 33.125],
+  'body.58': [-0.8125, 45.6875],
+  'body.60': [-0.9375, 31.5],
+  'body.62': [-0.5625, 23.125],
+  'body.64': [-0.0625, 24.5625],
 };
 
 /** One DynamicQuantizeLinear + ConvInteger block of the int8 file: a convolution with bias. */
@@ -168,9 +210,12 @@ function rewrite(
     original.input = original.input.map((input) => renamed.get(input) ?? input);
     nodes.push(original);
   }
-  graph.node = nodes;
   graph.initializer = initializers;
   addFloatOutputs(graph, outputs);
+  // A node whose outputs nothing reads goes (a block's dequantized output when its PRelu reads the uint8 one):
+  // onnxruntime would still run it.
+  const read = new Set([...nodes.flatMap((n) => n.input), ...graph.output.map((output) => output.name)]);
+  graph.node = nodes.filter((n) => n.output.some((output) => read.has(output)));
   return onnx.ModelProto.encode(model).finish();
 }
 
@@ -202,41 +247,92 @@ export function upscalerConvOutputs(int8Model: Uint8Array): Array<{ name: string
 }
 
 /**
- * Each PRelu(x, a) as x + (a − 1)·min(x, 0): the same values within float rounding, in three of onnxruntime's
- * vectorised element-wise kernels. Its PRelu kernel took ~22 ms per 64×256² activation here, 62 % of a tile's run
- * (the convolutions 25 %); the three take ~12 ms. The slopes are per channel and on both sides of 1, so a single
- * Max or Min of x and a·x would not do.
+ * Each PRelu(x, a) as x + (a − 1)·min(x, 0) on uint8 grids, which onnxruntime runs as a uint8 Clip, a QLinearMul
+ * and a QLinearAdd (vectorised byte kernels): min(x, 0) is the conv's uint8 output clipped at its grid's zero, the
+ * per-channel a − 1 a uint8 constant, the bend lands on its calibrated grid (UPSCALER_BEND_RANGES) and the sum on
+ * the conv's grid, as the PRelu's output did. onnxruntime's float PRelu kernel took ~22 ms per 64×256² activation
+ * here, 62 % of a tile's run; the slopes are per channel and on both sides of 1, so no single Max, Min or LeakyRelu
+ * would do.
  */
-function preluAsMinMulAdd({ graph, nodes }: UpscalerGraph): void {
+/** Each PRelu of the graph with the conv block it follows and its slopes less one (a − 1, per channel). */
+function preluBends({
+  graph,
+  nodes,
+  blocks,
+}: UpscalerGraph): Array<{ prelu: Node; block: ConvBlock; bends: Float32Array }> {
   const tensor = new Map((graph.initializer as Tensor[]).map((t) => [t.name, t]));
+  const blockOf = new Map(blocks.map((block) => [block.output, block]));
+  return nodes
+    .filter((n) => n.opType === 'PRelu')
+    .map((prelu) => {
+      const slope = tensor.get(prelu.input[1]!);
+      const block = blockOf.get(prelu.input[0]!);
+      if (!slope || !block) throw new Error(`upscaler: ${prelu.name} does not follow a conv with a constant slope`);
+      return { prelu, block, bends: floatValues(slope).map((a) => a - 1) };
+    });
+}
+
+/** The conv blocks followed by a PRelu, with a − 1 per channel: what the calibration measures the bends of. */
+export function upscalerBends(int8Model: Uint8Array): Array<{ name: string; output: string; bends: Float32Array }> {
+  return preluBends(parse(int8Model)).map(({ block, bends }) => ({ name: block.name, output: block.output, bends }));
+}
+
+function preluOnGrid(
+  upscaler: UpscalerGraph,
+  gridOf: ReadonlyMap<string, Grid>,
+  bendRanges: Readonly<Record<string, readonly [number, number]>>,
+): void {
+  const { graph, nodes } = upscaler;
+  const replaced = new Map(preluBends(upscaler).map((found) => [found.prelu, found]));
   const expanded: Node[] = [];
-  const slopes = new Set<string>();
+  graph.initializer.push(scalar('prelu.low', DataType.UINT8, Uint8Array.of(0)));
   for (const original of nodes) {
-    if (original.opType !== 'PRelu') {
+    const found = replaced.get(original);
+    if (!found) {
       expanded.push(original);
       continue;
     }
-    const [x, slopeName] = original.input as [string, string];
-    const slope = tensor.get(slopeName);
-    if (!slope) throw new Error(`upscaler: ${original.name} has no constant slope`);
-    slopes.add(slopeName);
+    const { block, bends } = found;
     const n = original.name;
-    graph.initializer.push(
-      tensorLike(
-        slope,
-        `${n}.slope-1`,
-        DataType.FLOAT,
-        floatValues(slope).map((a) => a - 1),
-      ),
-      scalar(`${n}.zero`, DataType.FLOAT, Float32Array.of(0)),
+    const b = block.name;
+    let low = 0;
+    let high = 0;
+    for (const c of bends) {
+      low = Math.min(low, c);
+      high = Math.max(high, c);
+    }
+    const slopeGrid = uint8Grid(low, high);
+    const bendRange = bendRanges[b];
+    if (!bendRange) throw new Error(`upscaler: no calibrated bend range for ${b}`);
+    const bendGrid = uint8Grid(bendRange[0], bendRange[1]);
+    const slopeBytes = Uint8Array.from(bends, (c) =>
+      Math.min(255, Math.max(0, Math.round(c / slopeGrid.scale) + slopeGrid.zeroPoint)),
     );
+    graph.initializer.push(
+      tensorLike({ dims: [bends.length, 1, 1] }, `${n}.slope.u8`, DataType.UINT8, slopeBytes),
+      ...gridTensors(`${n}.slope`, slopeGrid),
+      ...gridTensors(`${n}.bendgrid`, bendGrid),
+    );
+    const dq = (name: string, input: string, output: string, grid: string) =>
+      node('DequantizeLinear', name, [input, `${grid}.scale`, `${grid}.zero`], [output]);
     expanded.push(
-      node('Min', `${n}.min`, [x, `${n}.zero`], [`${n}.negative`]),
-      node('Mul', `${n}.mul`, [`${n}.negative`, `${n}.slope-1`], [`${n}.bend`]),
-      node('Add', `${n}.add`, [x, `${n}.bend`], original.output),
+      node('Clip', `${n}.negative`, [`${b}.y.u8`, 'prelu.low', `${b}.y.zero`], [`${n}.neg.u8`]),
+      dq(`${n}.neg.dq`, `${n}.neg.u8`, `${n}.neg.f`, `${b}.y`),
+      dq(`${n}.slope.dq`, `${n}.slope.u8`, `${n}.slope.f`, `${n}.slope`),
+      node('Mul', `${n}.mul`, [`${n}.neg.f`, `${n}.slope.f`], [`${n}.bend.f`]),
+      node(
+        'QuantizeLinear',
+        `${n}.bend.q`,
+        [`${n}.bend.f`, `${n}.bendgrid.scale`, `${n}.bendgrid.zero`],
+        [`${n}.bend.u8`],
+      ),
+      dq(`${n}.bend.dq`, `${n}.bend.u8`, `${n}.bend.dqf`, `${n}.bendgrid`),
+      dq(`${n}.x.dq`, `${b}.y.u8`, `${n}.x.f`, `${b}.y`),
+      node('Add', `${n}.add`, [`${n}.x.f`, `${n}.bend.dqf`], original.output),
     );
   }
   nodes.splice(0, nodes.length, ...expanded);
+  const slopes = new Set([...replaced.keys()].map((prelu) => prelu.input[1]));
   graph.initializer = (graph.initializer as Tensor[]).filter((t) => !slopes.has(t.name));
 }
 
@@ -247,9 +343,9 @@ const INPUT_GRID = { scale: Math.fround(1 / 255), zeroPoint: 0 };
 export function quantizedUpscaler(
   int8Model: Uint8Array,
   ranges: Readonly<Record<string, readonly [number, number]>> = UPSCALER_ACTIVATION_RANGES,
+  bendRanges: Readonly<Record<string, readonly [number, number]>> = UPSCALER_BEND_RANGES,
 ): Uint8Array {
   const graph = parse(int8Model);
-  preluAsMinMulAdd(graph);
   // A conv's input grid is that of the conv before it (the PRelu between keeps the grid); the first reads the image.
   const gridOf = new Map<string, { scale: number; zeroPoint: number }>();
   const renamed = new Map<string, string>();
@@ -260,6 +356,7 @@ export function quantizedUpscaler(
     // What read the block's float output (PRelu, DepthToSpace) reads its dequantized uint8 output instead.
     renamed.set(block.output, `${block.name}.output`);
   }
+  preluOnGrid(graph, gridOf, bendRanges);
   return rewrite(
     graph,
     (block) => {
