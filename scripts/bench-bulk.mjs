@@ -339,8 +339,11 @@ async function distributed(products) {
       PORT: String(ports.generation),
       GENERATION_WORKER: 'off',
     });
-    await start('worker 1', 'services/generation/dist/worker.js', { LOG_LEVEL: 'info' }, 'render worker running');
-    await start('worker 2', 'services/generation/dist/worker.js', { LOG_LEVEL: 'info' }, 'render worker running');
+    // Two workers share these 2 cores, so each takes one generation at a time (the default of 2 is for a worker
+    // with the machine to itself; here it was 5 % slower on a 36-product batch: 126.9 s against 120.6 s).
+    const worker = { LOG_LEVEL: 'info', WORKER_PREFETCH: '1' };
+    await start('worker 1', 'services/generation/dist/worker.js', worker, 'render worker running');
+    await start('worker 2', 'services/generation/dist/worker.js', worker, 'render worker running');
     await start('bulk', 'services/bulk/dist/main.js', { PORT: String(ports.bulk) });
     await start('gateway', 'services/gateway/dist/main.js', {
       PORT: String(ports.gateway),
