@@ -114,6 +114,13 @@ describe('statically quantized upscaler', () => {
     expect(await upscale(model, input, 8)).toEqual(before);
   });
 
+  test('closing the inference thread during a run waits for the run (ending the thread mid-run aborted jest)', async () => {
+    const model = await session('close-mid-run', quantizedUpscaler(int8Model));
+    const running = upscale(model, new Float32Array(3 * 128 * 128).fill(0.5), 128);
+    await closeInferenceThread();
+    expect((await running).length).toBe(3 * 512 * 512);
+  });
+
   test('restores a bicubic-shrunk photo as well as the float32 model (the MODELS.md check)', async () => {
     // A 384-px centre crop of the sample mug shrunk 4× (bicubic) and restored; PSNR against the crop. Measured:
     // float32 23.80 dB, static int8 23.74 (MODELS.md's own crop: float32 25.43, the run-time int8 file 25.31).

@@ -8,7 +8,10 @@ import { Worker } from 'node:worker_threads';
 export class RequestThread<Reply extends { id: number }> {
   private worker: Worker | undefined;
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (reply: Reply) => void; reject: (error: Error) => void }>();
+  private readonly pending = new Map<
+    number,
+    { worker: Worker; settled: Promise<unknown>; resolve: (reply: Reply) => void; reject: (error: Error) => void }
+  >();
 
   /** `script`: the worker's file; `name`: how errors call it. */
   constructor(
@@ -20,17 +23,25 @@ export class RequestThread<Reply extends { id: number }> {
   request(message: Record<string, unknown>, transfer: readonly ArrayBuffer[] = []): Promise<Reply> {
     const worker = this.ensureWorker();
     const id = this.nextId++;
-    return new Promise<Reply>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      worker.postMessage({ ...message, id }, transfer);
-    });
+    let answer!: { resolve: (reply: Reply) => void; reject: (error: Error) => void };
+    const reply = new Promise<Reply>((resolve, reject) => (answer = { resolve, reject }));
+    this.pending.set(id, { worker, settled: reply.catch(() => undefined), ...answer });
+    worker.postMessage({ ...message, id }, transfer);
+    return reply;
   }
 
-  /** Ends the thread; the next request starts a new one. */
+  /**
+   * Ends the thread once it has answered what it was asked (a caller that gave up may have left a request running):
+   * a thread ended in the middle of an onnxruntime run aborts the whole process. The next request starts a new one.
+   */
   async close(): Promise<void> {
     const worker = this.worker;
     this.worker = undefined;
-    if (worker) await worker.terminate();
+    if (!worker) return;
+    await Promise.all(
+      [...this.pending.values()].filter((entry) => entry.worker === worker).map((entry) => entry.settled),
+    );
+    await worker.terminate();
   }
 
   private ensureWorker(): Worker {
