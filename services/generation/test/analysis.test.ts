@@ -35,9 +35,11 @@ export function sameProduct(expected: string, predicted: string): boolean {
 describe('analysis: product name and category', () => {
   let runtime: ModelRuntime;
 
+  // Loading verifies the files, derives the int8 models and opens three sessions: seconds on a busy 2-core machine
+  // (CI on 1a4661b ran past jest's default 5 s), like the other suites that load them.
   beforeAll(async () => {
     runtime = await loadModelRuntime(await ensureModels(SHARED_MODELS_DIR, undefined));
-  });
+  }, 60_000);
   afterAll(() => closeStudioThreads());
 
   test('every label named in the category table exists in the label file', () => {
