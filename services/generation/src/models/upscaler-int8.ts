@@ -254,6 +254,12 @@ export function upscalerConvOutputs(int8Model: Uint8Array): Array<{ name: string
  * here, 62 % of a tile's run; the slopes are per channel and on both sides of 1, so no single Max, Min or LeakyRelu
  * would do.
  */
+/** QuantizeLinear / DequantizeLinear onto the uint8 grid whose initializers are `${grid}.scale` and `${grid}.zero`. */
+const quantize = (name: string, input: string, output: string, grid: string) =>
+  node('QuantizeLinear', name, [input, `${grid}.scale`, `${grid}.zero`], [output]);
+const dequantize = (name: string, input: string, output: string, grid: string) =>
+  node('DequantizeLinear', name, [input, `${grid}.scale`, `${grid}.zero`], [output]);
+
 /** Each PRelu of the graph with the conv block it follows and its slopes less one (a − 1, per channel). */
 function preluBends({
   graph,
@@ -295,13 +301,7 @@ function preluOnGrid(
     const { block, bends } = found;
     const n = original.name;
     const b = block.name;
-    let low = 0;
-    let high = 0;
-    for (const c of bends) {
-      low = Math.min(low, c);
-      high = Math.max(high, c);
-    }
-    const slopeGrid = uint8Grid(low, high);
+    const slopeGrid = uint8Grid(Math.min(...bends), Math.max(...bends));
     const bendRange = bendRanges[b];
     if (!bendRange) throw new Error(`upscaler: no calibrated bend range for ${b}`);
     const bendGrid = uint8Grid(bendRange[0], bendRange[1]);
@@ -313,21 +313,14 @@ function preluOnGrid(
       ...gridTensors(`${n}.slope`, slopeGrid),
       ...gridTensors(`${n}.bendgrid`, bendGrid),
     );
-    const dq = (name: string, input: string, output: string, grid: string) =>
-      node('DequantizeLinear', name, [input, `${grid}.scale`, `${grid}.zero`], [output]);
     expanded.push(
       node('Clip', `${n}.negative`, [`${b}.y.u8`, 'prelu.low', `${b}.y.zero`], [`${n}.neg.u8`]),
-      dq(`${n}.neg.dq`, `${n}.neg.u8`, `${n}.neg.f`, `${b}.y`),
-      dq(`${n}.slope.dq`, `${n}.slope.u8`, `${n}.slope.f`, `${n}.slope`),
+      dequantize(`${n}.neg.dq`, `${n}.neg.u8`, `${n}.neg.f`, `${b}.y`),
+      dequantize(`${n}.slope.dq`, `${n}.slope.u8`, `${n}.slope.f`, `${n}.slope`),
       node('Mul', `${n}.mul`, [`${n}.neg.f`, `${n}.slope.f`], [`${n}.bend.f`]),
-      node(
-        'QuantizeLinear',
-        `${n}.bend.q`,
-        [`${n}.bend.f`, `${n}.bendgrid.scale`, `${n}.bendgrid.zero`],
-        [`${n}.bend.u8`],
-      ),
-      dq(`${n}.bend.dq`, `${n}.bend.u8`, `${n}.bend.dqf`, `${n}.bendgrid`),
-      dq(`${n}.x.dq`, `${b}.y.u8`, `${n}.x.f`, `${b}.y`),
+      quantize(`${n}.bend.q`, `${n}.bend.f`, `${n}.bend.u8`, `${n}.bendgrid`),
+      dequantize(`${n}.bend.dq`, `${n}.bend.u8`, `${n}.bend.dqf`, `${n}.bendgrid`),
+      dequantize(`${n}.x.dq`, `${b}.y.u8`, `${n}.x.f`, `${b}.y`),
       node('Add', `${n}.add`, [`${n}.x.f`, `${n}.bend.dqf`], original.output),
     );
   }
@@ -376,10 +369,6 @@ export function quantizedUpscaler(
         ...gridTensors(`${n}.x`, inputGrid),
         ...gridTensors(`${n}.y`, outputGrid),
       ];
-      const quantize = (name: string, input: string, output: string, grid: string) =>
-        node('QuantizeLinear', name, [input, `${grid}.scale`, `${grid}.zero`], [output]);
-      const dequantize = (name: string, input: string, output: string, grid: string) =>
-        node('DequantizeLinear', name, [input, `${grid}.scale`, `${grid}.zero`], [output]);
       const convOutput = `${n}.conv`;
       return {
         nodes: [

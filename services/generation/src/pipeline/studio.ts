@@ -140,7 +140,7 @@ export class StudioRenderer {
     const detailed = await timed(times, 'upscale', () =>
       enlargement > MODEL_MIN_ENLARGEMENT
         ? this.superResolve(product, enlargement)
-        : resizedRgb(crop.clone(), product, enlargement),
+        : resizedRgb(crop, product, enlargement),
     );
     // The alpha from the full-resolution cut-out, resized to the new size on its own (inside the RGBA pipeline
     // libvips would resize all four bands before extracting one: ~3.5× the CPU), then joined on by the sharpen.
