@@ -10,7 +10,6 @@
 // It prints `distributed platform ready {"web": ..., "api": ...}` once every process is healthy; Ctrl-C stops all.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs, parseEnv } from 'node:util';
@@ -18,6 +17,8 @@ import { createRequire } from 'node:module';
 import YAML from 'yaml';
 
 const require = createRequire(import.meta.url);
+// A CommonJS build, whose exports Node's ESM loader cannot name: required instead of imported.
+const { reservePort } = require('@productgen/service-kit/local-ports');
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 
 /** Provided by this machine instead of a container. */
@@ -88,15 +89,20 @@ function composeServices(composeFile, env) {
 
 // ── local addresses ─────────────────────────────────────────────────────────────────────────────────────────────
 
-function freePort(preferred = 0) {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once('error', () => resolve(freePort(0)));
-    server.listen(preferred, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
+// Ports are held from the start until the process that listens on them is spawned: a port merely found free and
+// closed again could be taken by another process (another launcher, an outgoing connection) in the minute or two
+// it takes to start everything before it.
+const reservations = new Map();
+
+async function reserve(preferred) {
+  const reservation = await reservePort({ preferred });
+  reservations.set(reservation.port, reservation);
+  return reservation.port;
+}
+
+/** Frees held ports for the process about to listen on them. */
+async function handOver(ports) {
+  await Promise.all(ports.map((port) => reservations.get(port)?.release()));
 }
 
 /** Container ports a service listens on: its port variables and the ports named in its healthcheck. */
@@ -138,8 +144,14 @@ function translate(value, context) {
 // ── processes ───────────────────────────────────────────────────────────────────────────────────────────────────
 
 const children = new Set();
+let platformReady = false;
+// A long-running process that ends before every process is ready fails the start at once (a port it could not
+// bind, a crash while connecting), rather than leaving a platform with a hole in it.
+let reportEarlyExit;
+const earlyExit = new Promise((resolve, reject) => (reportEarlyExit = reject));
+earlyExit.catch(() => undefined); // observed by main's race; never unhandled
 
-function run(name, command, args, env, { onLine, infrastructure = false } = {}) {
+function run(name, command, args, env, { onLine, infrastructure = false, oneShot = false } = {}) {
   const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.infrastructure = infrastructure;
   child.processName = name;
@@ -158,7 +170,12 @@ function run(name, command, args, env, { onLine, infrastructure = false } = {}) 
   child.stdout.on('data', (chunk) => forward(chunk, process.stdout));
   child.stderr.on('data', (chunk) => forward(chunk, process.stderr));
   child.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  child.exited.then(() => children.delete(child));
+  child.exited.then(({ code, signal }) => {
+    children.delete(child);
+    if (!oneShot && !platformReady && !stopping) {
+      reportEarlyExit(new Error(`${name} exited (${code ?? signal}) while the platform was starting`));
+    }
+  });
   return child;
 }
 
@@ -242,7 +259,8 @@ async function main() {
 
   // Infrastructure: the embedded MongoDB and S3, each its own process.
   mkdirSync(path.join(dataDir, 'mongo'), { recursive: true });
-  const mongoPort = await freePort();
+  const mongoPort = await reserve();
+  await handOver([mongoPort]);
   const mongo = await firstLine('mongo', process.execPath, [
     'packages/embedded-mongo/dist/cli.js',
     '--port',
@@ -275,7 +293,7 @@ async function main() {
   for (const service of started) {
     for (const port of containerPorts(service)) {
       const hostPort = service.ports.find(([, container]) => container === port)?.[0];
-      const local = await freePort(values['free-ports'] ? 0 : (hostPort ?? 0));
+      const local = await reserve(values['free-ports'] ? undefined : hostPort);
       context.ports.set(`${service.name}:${port}`, local);
       if (hostPort) context.published.set(hostPort, local);
     }
@@ -318,12 +336,15 @@ async function main() {
       for (let index = 0; index < instances; index += 1) {
         const instance = { ports: index === 0 ? undefined : new Map() };
         if (instance.ports) {
-          for (const port of containerPorts(service)) instance.ports.set(`${service.name}:${port}`, await freePort());
+          for (const port of containerPorts(service)) instance.ports.set(`${service.name}:${port}`, await reserve());
         }
         const { env, context: local } = environmentOf(service, instance);
         const name = instances > 1 ? `${service.name}-${index + 1}` : service.name;
         const [command, ...args] = service.command;
-        const child = run(name, command === 'node' ? process.execPath : command, args, env);
+        await handOver(containerPorts(service).map((port) => local.ports.get(`${service.name}:${port}`)));
+        const child = run(name, command === 'node' ? process.execPath : command, args, env, {
+          oneShot: service.oneShot,
+        });
         if (service.oneShot) {
           const { code } = await child.exited;
           if (code !== 0) throw new Error(`${name} failed (exit ${code})`);
@@ -335,7 +356,8 @@ async function main() {
     ready.set(service.name, promise);
     return promise;
   }
-  await Promise.all(started.map((service) => start(service)));
+  await Promise.race([Promise.all(started.map((service) => start(service))), earlyExit]);
+  platformReady = true;
 
   const urlOf = (service, port) => `http://127.0.0.1:${context.ports.get(`${service}:${port}`)}`;
   const summary = {

@@ -1,23 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
+import { freePort } from '@productgen/service-kit/local-ports';
 
 /** The repository root (tests/support → ../..). */
 export const repoRoot = path.resolve(__dirname, '..', '..');
 const launcher = path.join(repoRoot, 'packages', 'devstack', 'dist', 'main.js');
 
-/** A free loopback TCP port (the OS picks it; released before use, which is fine on a test machine). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+/** A free loopback port for a process the test starts next (local-ports says why not the kernel's pick). */
+export { freePort };
 
 export interface PlatformProcess {
   webUrl: string;
