@@ -22,7 +22,7 @@ const MAX_TRIES = 200;
 
 function ephemeralRangeStart(): number {
   try {
-    const [start] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    const start = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
     return Number.isInteger(start) && start > LOWEST_PORT + 1000 ? start : FALLBACK_EPHEMERAL_START;
   } catch {
     return FALLBACK_EPHEMERAL_START;
