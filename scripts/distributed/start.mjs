@@ -18,7 +18,7 @@ import YAML from 'yaml';
 
 const require = createRequire(import.meta.url);
 // A CommonJS build, whose exports Node's ESM loader cannot name: required instead of imported.
-const { reservePort } = require('@productgen/service-kit/local-ports');
+const { freePort, reservePort } = require('@productgen/service-kit/local-ports');
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 
 /** Provided by this machine instead of a container. */
@@ -259,8 +259,7 @@ async function main() {
 
   // Infrastructure: the embedded MongoDB and S3, each its own process.
   mkdirSync(path.join(dataDir, 'mongo'), { recursive: true });
-  const mongoPort = await reserve();
-  await handOver([mongoPort]);
+  const mongoPort = await freePort(); // its process starts right away
   const mongo = await firstLine('mongo', process.execPath, [
     'packages/embedded-mongo/dist/cli.js',
     '--port',

@@ -246,14 +246,6 @@ export function upscalerConvOutputs(int8Model: Uint8Array): Array<{ name: string
   return parse(int8Model).blocks.map(({ name, output }) => ({ name, output }));
 }
 
-/**
- * Each PRelu(x, a) as x + (a − 1)·min(x, 0) on uint8 grids, which onnxruntime runs as a uint8 Clip, a QLinearMul
- * and a QLinearAdd (vectorised byte kernels): min(x, 0) is the conv's uint8 output clipped at its grid's zero, the
- * per-channel a − 1 a uint8 constant, the bend lands on its calibrated grid (UPSCALER_BEND_RANGES) and the sum on
- * the conv's grid, as the PRelu's output did. onnxruntime's float PRelu kernel took ~22 ms per 64×256² activation
- * here, 62 % of a tile's run; the slopes are per channel and on both sides of 1, so no single Max, Min or LeakyRelu
- * would do.
- */
 /** QuantizeLinear / DequantizeLinear onto the uint8 grid whose initializers are `${grid}.scale` and `${grid}.zero`. */
 const quantize = (name: string, input: string, output: string, grid: string) =>
   node('QuantizeLinear', name, [input, `${grid}.scale`, `${grid}.zero`], [output]);
@@ -283,6 +275,14 @@ export function upscalerBends(int8Model: Uint8Array): Array<{ name: string; outp
   return preluBends(parse(int8Model)).map(({ block, bends }) => ({ name: block.name, output: block.output, bends }));
 }
 
+/**
+ * Each PRelu(x, a) as x + (a − 1)·min(x, 0) on uint8 grids, which onnxruntime runs as a uint8 Clip, a QLinearMul
+ * and a QLinearAdd (vectorised byte kernels): min(x, 0) is the conv's uint8 output clipped at its grid's zero, the
+ * per-channel a − 1 a uint8 constant, the bend lands on its calibrated grid (UPSCALER_BEND_RANGES) and the sum on
+ * the conv's grid, as the PRelu's output did. onnxruntime's float PRelu kernel took ~22 ms per 64×256² activation
+ * here, 62 % of a tile's run; the slopes are per channel and on both sides of 1, so no single Max, Min or LeakyRelu
+ * would do.
+ */
 function preluOnGrid(
   upscaler: UpscalerGraph,
   gridOf: ReadonlyMap<string, Grid>,
