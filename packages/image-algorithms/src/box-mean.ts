@@ -6,7 +6,8 @@ export type BoxEdges = 'shrink' | 'repeat';
 
 /**
  * Mean over a (2r+1)² window of every pixel of a single-channel float image. Two running-sum passes (rows, then
- * columns), so the cost does not depend on the radius.
+ * columns), so the cost does not depend on the radius. `out` receives the answer and `scratch` holds the rows' pass
+ * when given: a caller blurring many planes of one size reuses their memory instead of asking for fresh pages.
  */
 export function boxMean(
   source: Float32Array,
@@ -14,40 +15,74 @@ export function boxMean(
   height: number,
   radius: number,
   edges: BoxEdges,
+  out: Float32Array = new Float32Array(source.length),
+  scratch?: Float32Array,
 ): Float32Array {
   const r = Math.max(0, Math.round(radius));
-  if (r === 0) return source.slice();
-  const rows = new Float32Array(source.length);
-  for (let y = 0; y < height; y += 1) meanAlongLine(source, rows, y * width, 1, width, r, edges);
-  const out = new Float32Array(source.length);
-  for (let x = 0; x < width; x += 1) meanAlongLine(rows, out, x, width, height, r, edges);
+  if (r === 0) {
+    out.set(source);
+    return out;
+  }
+  const rows = scratch ?? new Float32Array(source.length);
+  for (let y = 0; y < height; y += 1) meanAlongRow(source, rows, y * width, width, r, edges);
+  meanDownColumns(rows, out, width, height, r, edges);
   return out;
 }
 
-/** The running mean along one row (`step` 1) or column (`step` width) of `length` cells starting at `start`. */
-function meanAlongLine(
+/** The running mean along one row of `length` cells starting at `start`. */
+function meanAlongRow(
   source: Float32Array,
   out: Float32Array,
   start: number,
-  step: number,
   length: number,
   r: number,
   edges: BoxEdges,
 ): void {
   const shrink = edges === 'shrink';
-  const at = (k: number) => source[start + k * step]!;
-  const first = at(0);
-  const last = at(length - 1);
+  const first = source[start]!;
+  const last = source[start + length - 1]!;
   let sum = 0;
   for (let k = -r; k <= r; k += 1) {
-    if (k >= 0 && k < length) sum += at(k);
+    if (k >= 0 && k < length) sum += source[start + k]!;
     else if (!shrink) sum += k < 0 ? first : last;
   }
   for (let i = 0; i < length; i += 1) {
     const count = shrink ? Math.min(length - 1, i + r) - Math.max(0, i - r) + 1 : 2 * r + 1;
-    out[start + i * step] = sum / count;
-    const entering = i + r + 1 < length ? at(i + r + 1) : shrink ? 0 : last;
-    const leaving = i - r >= 0 ? at(i - r) : shrink ? 0 : first;
+    out[start + i] = sum / count;
+    const entering = i + r + 1 < length ? source[start + i + r + 1]! : shrink ? 0 : last;
+    const leaving = i - r >= 0 ? source[start + i - r]! : shrink ? 0 : first;
     sum += entering - leaving;
+  }
+}
+
+/**
+ * The running mean down every column at once, row by row: the same sums in the same order as one column at a
+ * time, but memory is read along rows (a column walk touches a new cache line, and soon a new page, per pixel).
+ */
+function meanDownColumns(
+  source: Float32Array,
+  out: Float32Array,
+  width: number,
+  height: number,
+  r: number,
+  edges: BoxEdges,
+): void {
+  const shrink = edges === 'shrink';
+  const lastRow = (height - 1) * width;
+  const sums = new Float64Array(width);
+  for (let k = -r; k <= r; k += 1) {
+    const row = k < 0 ? (shrink ? -1 : 0) : k < height ? k * width : shrink ? -1 : lastRow;
+    if (row < 0) continue;
+    for (let x = 0; x < width; x += 1) sums[x] = sums[x]! + source[row + x]!;
+  }
+  for (let y = 0; y < height; y += 1) {
+    const count = shrink ? Math.min(height - 1, y + r) - Math.max(0, y - r) + 1 : 2 * r + 1;
+    const at = y * width;
+    for (let x = 0; x < width; x += 1) out[at + x] = sums[x]! / count;
+    const entering = y + r + 1 < height ? (y + r + 1) * width : shrink ? -1 : lastRow;
+    const leaving = y - r >= 0 ? (y - r) * width : shrink ? -1 : 0;
+    for (let x = 0; x < width; x += 1) {
+      sums[x] = sums[x]! + ((entering < 0 ? 0 : source[entering + x]!) - (leaving < 0 ? 0 : source[leaving + x]!));
+    }
   }
 }

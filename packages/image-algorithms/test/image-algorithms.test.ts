@@ -37,6 +37,36 @@ describe('box mean', () => {
     const mean = Array.from(boxMean(values, 4, 1, 1, 'repeat'));
     [4 / 3, 2, 3, 11 / 3].forEach((expected, x) => expect(mean[x]).toBeCloseTo(expected, 6));
   });
+
+  /** The window mean of one pixel, counted out: what the two running-sum passes must give. */
+  function windowMean(plane: FloatPlane, x: number, y: number, r: number, edges: 'shrink' | 'repeat'): number {
+    const clamp = (value: number, size: number) => Math.min(size - 1, Math.max(0, value));
+    let sum = 0;
+    let count = 0;
+    for (let dy = -r; dy <= r; dy += 1) {
+      for (let dx = -r; dx <= r; dx += 1) {
+        const inside = x + dx >= 0 && x + dx < plane.width && y + dy >= 0 && y + dy < plane.height;
+        if (!inside && edges === 'shrink') continue;
+        sum += plane.data[clamp(y + dy, plane.height) * plane.width + clamp(x + dx, plane.width)]!;
+        count += 1;
+      }
+    }
+    return sum / count;
+  }
+
+  it.each(['shrink', 'repeat'] as const)('matches the counted window mean in two dimensions (%s edges)', (edges) => {
+    const plane = floatPlane(9, 7, (x, y) => ((x * 7 + y * 13) % 11) / 10);
+    const out = new Float32Array(plane.data.length);
+    const scratch = new Float32Array(plane.data.length);
+    for (const r of [1, 2, 5, 12]) {
+      // Memory reused between calls (out, scratch) gives the same answer as fresh memory.
+      for (const mean of [boxMean(plane.data, 9, 7, r, edges), boxMean(plane.data, 9, 7, r, edges, out, scratch)]) {
+        for (let y = 0; y < 7; y += 1) {
+          for (let x = 0; x < 9; x += 1) expect(mean[y * 9 + x]).toBeCloseTo(windowMean(plane, x, y, r, edges), 5);
+        }
+      }
+    }
+  });
 });
 
 describe('bilinear resampling', () => {

@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import type { StyleRecipe } from '../src/domain/styles';
 import { blendLayer, resampleRgb } from '../src/imaging/canvas';
 import { placeProduct, renderBackdrop, type ProductSource } from '../src/imaging/compose';
@@ -69,12 +70,17 @@ describe('imaging off the main thread', () => {
     ]) {
       expect(luma(backdrop.rgb, size, x!, y!)).toBe(luma(scene, size, x!, y!));
     }
-    const rendered = await placeProduct(backdrop, product, size);
+    const rendered = await placeProduct(backdrop, product, size, { keepPixels: true });
+    const { rgb, coverage } = rendered.pixels!;
     const inside = (Math.round(layout.product.top + layout.product.height / 2) * size + centre) * 3;
     const expected = [200, 30, 40].map((value, c) => Math.min(255, Math.round(value * rendered.light.gain[c]!)));
-    expect([...rendered.rgb.subarray(inside, inside + 3)]).toEqual(expected);
-    expect(rendered.coverage[inside / 3]).toBe(255);
-    expect(rendered.coverage[0]).toBe(0);
+    expect([...rgb.subarray(inside, inside + 3)]).toEqual(expected);
+    expect(coverage[inside / 3]).toBe(255);
+    expect(coverage[0]).toBe(0);
+    // The encoded image is the composed one.
+    const decoded = await sharp(rendered.jpeg).raw().toBuffer();
+    expect(decoded.length).toBe(size * size * 3);
+    expect(Math.abs(decoded[inside]! - rgb[inside]!)).toBeLessThanOrEqual(8);
   });
 
   test('a glossy floor mirrors the product below the contact line, fading with distance', async () => {

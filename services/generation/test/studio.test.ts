@@ -30,6 +30,7 @@ describe('studio pipeline', () => {
       previewSize: 1024,
       watermarkText: 'ProductGen',
       workSize: WORK_SIZE,
+      keepPixels: true,
     });
     for (const file of PHOTOS) {
       const bytes = await readFile(path.join(PHOTOS_DIR, file));
@@ -48,8 +49,9 @@ describe('studio pipeline', () => {
       const photo = await decodeRgb(bytes, WORK_SIZE);
       for (const recipe of recipesFor('kitchen').slice(0, 2)) {
         const backdrop = await studio.backdrop(cutout, recipe);
-        const { rendered } = await studio.renderBase(cutout, backdrop);
-        const { placement, light, width, coverage } = rendered;
+        const rendered = await studio.renderBase(cutout, backdrop);
+        const { placement, light, width } = rendered;
+        const { rgb, coverage } = rendered.pixels!;
         // The photo's own pixels of the crop, resampled to the size the product was drawn at.
         const reference = await sharp(photo.data, { raw: { width: photo.width, height: photo.height, channels: 3 } })
           .extract({
@@ -77,7 +79,7 @@ describe('studio pipeline', () => {
             }
             if (!solid) continue;
             for (let c = 0; c < 3; c += 1) {
-              const output = rendered.rgb[(cy * width + cx) * 3 + c]!;
+              const output = rgb[(cy * width + cx) * 3 + c]!;
               if (output === 255 || output === 0) continue; // clipped by the light match: not invertible
               const undone = (output - light.offset[c]!) / light.gain[c]!;
               const difference = Math.abs(undone - reference[(y * placement.width + x) * 3 + c]!);
@@ -117,8 +119,9 @@ describe('studio pipeline', () => {
       );
       const gaps: Record<string, number> = {};
       for (const recipe of recipes) {
-        const { rendered } = await studio.renderBase(cutout, await studio.backdrop(cutout, recipe));
-        const { coverage, width, height, layout } = rendered;
+        const rendered = await studio.renderBase(cutout, await studio.backdrop(cutout, recipe));
+        const { width, height, layout } = rendered;
+        const { coverage } = rendered.pixels!;
         let lowest = -1;
         for (let y = height - 1; y >= 0 && lowest < 0; y -= 1) {
           for (let x = 0; x < width; x += 1) {
@@ -146,19 +149,24 @@ describe('studio pipeline', () => {
       const base = await studio.renderBase(cutout, backdrop);
       // The fixed image of the first photo only: the upscale is the slow part and is covered below as well.
       if (file !== PHOTOS[0]) {
-        const check = checkMarketplaceWhite(base.rendered.rgb, 1024, 1024, base.rendered.coverage);
+        const check = checkMarketplaceWhite(base.pixels!.rgb, 1024, 1024, base.pixels!.coverage);
         expect(check.problems).toEqual([]);
         continue;
       }
       const upscaled = await studio.upscale(cutout);
       const finished = await studio.renderFinal(upscaled, backdrop, false);
-      for (const { rendered, jpeg } of [base, finished]) {
-        const check = checkMarketplaceWhite(rendered.rgb, rendered.width, rendered.height, rendered.coverage);
+      for (const rendered of [base, finished]) {
+        const check = checkMarketplaceWhite(
+          rendered.pixels!.rgb,
+          rendered.width,
+          rendered.height,
+          rendered.pixels!.coverage,
+        );
         expect(check.problems).toEqual([]);
         expect(check.fill).toBeGreaterThan(0.83);
         expect(check.fill).toBeLessThan(0.87);
         // The encoded file keeps its white border too.
-        const decoded = await sharp(jpeg).raw().toBuffer({ resolveWithObject: true });
+        const decoded = await sharp(rendered.jpeg).raw().toBuffer({ resolveWithObject: true });
         const { width, height } = decoded.info;
         for (const [x, y] of [
           [0, 0],
@@ -173,7 +181,7 @@ describe('studio pipeline', () => {
       }
       const meta = await sharp(finished.jpeg).metadata();
       expect(Math.max(meta.width ?? 0, meta.height ?? 0)).toBeGreaterThanOrEqual(2048);
-      expect(Math.max(base.rendered.width, base.rendered.height)).toBe(1024);
+      expect(Math.max(base.width, base.height)).toBe(1024);
     }
   }, 180_000);
 
@@ -236,9 +244,9 @@ describe('studio pipeline', () => {
     let changedElsewhere = 0;
     for (let k = 0; k < 2048 * 2048; k += 1) {
       const differs =
-        plain.rendered.rgb[k * 3] !== marked.rendered.rgb[k * 3] ||
-        plain.rendered.rgb[k * 3 + 1] !== marked.rendered.rgb[k * 3 + 1] ||
-        plain.rendered.rgb[k * 3 + 2] !== marked.rendered.rgb[k * 3 + 2];
+        plain.pixels!.rgb[k * 3] !== marked.pixels!.rgb[k * 3] ||
+        plain.pixels!.rgb[k * 3 + 1] !== marked.pixels!.rgb[k * 3 + 1] ||
+        plain.pixels!.rgb[k * 3 + 2] !== marked.pixels!.rgb[k * 3 + 2];
       if (!differs) continue;
       if (overlay.rgba[k * 4 + 3]! > 0) changedUnderOverlay += 1;
       else changedElsewhere += 1;

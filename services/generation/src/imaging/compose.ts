@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { MARKETPLACE_LOOK, type StyleRecipe } from '../domain/styles';
-import type { Overlay } from './canvas';
+import { composeCanvas, type Overlay } from './canvas';
+import { encodeJpeg } from './finish';
 import type { MarketplaceCheck } from './marketplace';
 import { asBuffer, pixelThread } from './pixel-thread';
 import { computeLayout, renderScene, type Layout } from './scene';
@@ -22,11 +23,11 @@ export interface LightMatch {
 }
 
 export interface Rendered {
-  rgb: Buffer;
+  jpeg: Buffer;
   width: number;
   height: number;
-  /** Product alpha on the canvas (0..255): where product pixels are. */
-  coverage: Uint8Array;
+  /** The composed pixels and the product alpha on the canvas (0..255), when they were asked for (`keepPixels`). */
+  pixels?: { rgb: Buffer; coverage: Uint8Array };
   layout: Layout;
   light: LightMatch;
   /** Where the product buffer (scaled) was placed: canvas = scaled product shifted by this. */
@@ -293,13 +294,64 @@ export interface PlaceOptions {
   checkWhite?: boolean;
   /** The free tier's watermark overlay for this size (`watermarkOverlay`). */
   watermark?: Overlay;
+  /** JPEG quality of the encoded image. */
+  jpegQuality?: number;
+  /** Also send back the composed pixels and the product's coverage (tests and inspection; the service stores the JPEG). */
+  keepPixels?: boolean;
+}
+
+/** One image composed and encoded on the pixel thread (`composeImage`). */
+interface ImageRequest {
+  backdrop?: Uint8Array;
+  backdropSize: number;
+  size: number;
+  /** The product already scaled for this image (the base image reuses its backdrop's), or the pixel thread scales it. */
+  product: { layer: Placed } | { source: ProductSource; layout: Layout };
+  light: LightMatch;
+  checkWhite: boolean;
+  watermark?: Overlay;
+  jpegQuality: number;
+  keepPixels: boolean;
+}
+
+interface ComposedImage {
+  jpeg: Uint8Array;
+  placement: Rendered['placement'];
+  marketplace?: MarketplaceCheck;
+  pixels?: { rgb: Uint8Array; coverage: Uint8Array };
+}
+
+/**
+ * The pixel thread's part of `placeProduct`: the product scaled, drawn over the backdrop (light match, marketplace
+ * check, watermark: `composeCanvas`) and the canvas encoded, all there. Only the JPEG comes back: the canvas, the
+ * scaled product and the coverage (~30 MB at 2048²) never reach the main thread, whose V8 heap holds every embedded
+ * service and is marked again for each ~64 MB of buffers made on it.
+ */
+export async function composeImage(request: ImageRequest): Promise<ComposedImage> {
+  const { size, product } = request;
+  const scaled = 'layer' in product ? product.layer : await scaledProduct(product.source, product.layout);
+  const canvas = composeCanvas({
+    backdrop: request.backdrop,
+    backdropSize: request.backdropSize,
+    size,
+    product: { ...scaled, light: request.light },
+    checkWhite: request.checkWhite,
+    watermark: request.watermark,
+  });
+  const jpeg = await encodeJpeg(asBuffer(canvas.rgb), size, size, request.jpegQuality);
+  return {
+    jpeg,
+    placement: { left: scaled.left, top: scaled.top, width: scaled.width, height: scaled.height },
+    marketplace: canvas.marketplace,
+    pixels: request.keepPixels ? { rgb: canvas.rgb, coverage: canvas.coverage } : undefined,
+  };
 }
 
 /**
  * Draws the product over a backdrop at `size` (the backdrop is resampled when it was made at another size), checks
- * the marketplace rule when asked and lays the watermark over it. The product is scaled by libvips (lanczos3) when
- * its layout needs it; the rest, its light match included, is integer per-pixel work on the pixel thread (see
- * canvas.ts for why). Inside the product's mask the only change is the global light match.
+ * the marketplace rule when asked, lays the watermark over it and encodes the JPEG. The product is scaled by libvips
+ * (lanczos3) when its layout needs it; the rest, its light match included, is integer per-pixel work (see canvas.ts
+ * for why). All of it runs on the pixel thread. Inside the product's mask the only change is the global light match.
  */
 export async function placeProduct(
   backdrop: Backdrop,
@@ -314,37 +366,35 @@ export async function placeProduct(
   const reuse = made?.product === product && backdrop.size === size;
   // The backdrop's scaled product is handed over below, so it serves one image (the base image) only.
   if (reuse) backdrop.scaled = undefined;
-  const scaled = reuse ? made.layer : await scaledProduct(product, layout);
-  const own = scaled.data !== product.rgba;
-  const canvas = await pixelThread.run(
-    'composeCanvas',
+  const own = reuse && made.layer.data !== product.rgba;
+  const image = await pixelThread.run(
+    'composeImage',
     [
       {
         backdrop: backdrop.white ? undefined : backdrop.rgb,
         backdropSize: backdrop.size,
         size,
+        // The upscaled product is shared memory: the pixel thread reads it where it is.
+        product: reuse ? { layer: made.layer } : { source: product, layout },
         // The light match is applied as the product is drawn (a table per channel), not by a libvips pass over it.
-        product: { ...scaled, light },
+        light,
         checkWhite: options.checkWhite ?? false,
         watermark: options.watermark,
+        jpegQuality: options.jpegQuality ?? 90,
+        keepPixels: options.keepPixels ?? false,
       },
     ],
-    // A scaled product is this call's own: handed over, not copied (the upscaled one is shared memory).
-    own ? [scaled.data.buffer as ArrayBuffer] : [],
+    // A scaled product made here is this call's own: handed over, not copied.
+    own ? [made.layer.data.buffer as ArrayBuffer] : [],
   );
   return {
-    rgb: asBuffer(canvas.rgb),
+    jpeg: asBuffer(image.jpeg),
     width: size,
     height: size,
-    coverage: canvas.coverage,
-    marketplace: canvas.marketplace,
+    pixels: image.pixels && { rgb: asBuffer(image.pixels.rgb), coverage: image.pixels.coverage },
+    marketplace: image.marketplace,
     layout,
     light,
-    placement: { left: scaled.left, top: scaled.top, width: scaled.width, height: scaled.height },
+    placement: image.placement,
   };
-}
-
-/** Backdrop and product in one step at one size (tools and tests). */
-export async function composeVariation(product: ProductSource, recipe: StyleRecipe, size: number): Promise<Rendered> {
-  return placeProduct(await renderBackdrop(product, recipe, size), product, size);
 }

@@ -50,28 +50,37 @@ export function estimateForeground(rgb: Uint8Array, alpha: FloatPlane, radii: re
   const a = alpha.data;
   const oneMinus = new Float32Array(n);
   for (let k = 0; k < n; k += 1) oneMinus[k] = 1 - a[k]!;
-  const foreground = [0, 1, 2].map((c) => {
+  const image = [0, 1, 2].map((c) => {
     const channel = new Float32Array(n);
     for (let k = 0; k < n; k += 1) channel[k] = rgb[k * 3 + c]! / 255;
     return channel;
   });
-  const image = foreground.map((channel) => channel.slice());
-  const background = foreground.map((channel) => channel.slice());
+  const foreground = image.map((channel) => channel.slice());
+  const background = image.map((channel) => channel.slice());
+  // Ten planes of the region's size serve every pass: a 2000² region is 16 MB a plane, and fresh pages cost more
+  // than the arithmetic done on them.
+  const [weightF, weightB, fa, bb, blurF, blurB, scratch] = Array.from({ length: 7 }, () => new Float32Array(n)) as [
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+    Float32Array,
+  ];
   for (const radius of radii) {
-    const weightF = boxMean(a, width, height, radius, 'repeat');
-    const weightB = boxMean(oneMinus, width, height, radius, 'repeat');
+    boxMean(a, width, height, radius, 'repeat', weightF, scratch);
+    boxMean(oneMinus, width, height, radius, 'repeat', weightB, scratch);
     for (let c = 0; c < 3; c += 1) {
       const F = foreground[c]!;
       const B = background[c]!;
       const I = image[c]!;
-      const fa = new Float32Array(n);
-      const bb = new Float32Array(n);
       for (let k = 0; k < n; k += 1) {
         fa[k] = F[k]! * a[k]!;
         bb[k] = B[k]! * oneMinus[k]!;
       }
-      const blurF = boxMean(fa, width, height, radius, 'repeat');
-      const blurB = boxMean(bb, width, height, radius, 'repeat');
+      boxMean(fa, width, height, radius, 'repeat', blurF, scratch);
+      boxMean(bb, width, height, radius, 'repeat', blurB, scratch);
       for (let k = 0; k < n; k += 1) {
         const f = weightF[k]! > 1e-5 ? blurF[k]! / weightF[k]! : I[k]!;
         const b = weightB[k]! > 1e-5 ? blurB[k]! / weightB[k]! : I[k]!;
@@ -83,11 +92,9 @@ export function estimateForeground(rgb: Uint8Array, alpha: FloatPlane, radii: re
     }
   }
   const out = new Uint8Array(n * 3);
-  for (let k = 0; k < n; k += 1) {
-    const solid = a[k]! >= 0.999;
-    for (let c = 0; c < 3; c += 1) {
-      out[k * 3 + c] = solid ? rgb[k * 3 + c]! : Math.round(foreground[c]![k]! * 255);
-    }
+  for (let c = 0; c < 3; c += 1) {
+    const F = foreground[c]!;
+    for (let k = 0; k < n; k += 1) out[k * 3 + c] = a[k]! >= 0.999 ? rgb[k * 3 + c]! : Math.round(F[k]! * 255);
   }
   return out;
 }

@@ -1,10 +1,10 @@
 import { cutoutFromMatte, refineCutout } from '../pipeline/cutout';
-import { composeCanvas } from './canvas';
+import { composeImage } from './compose';
 import { paintScene } from './scene';
 import { sharpenRgba } from './sharpen';
 import { addFinerDetail, packTiles, unpackTile } from './upscale';
 
-/** What the pixel thread runs (pixel-worker.js): pure functions of plain data, nothing that needs the main thread. */
+/** What the pixel thread runs (pixel-worker.js): functions of plain data (libvips' included), nothing that needs the main thread. */
 export const pixelTasks = {
   paintScene,
   refineCutout,
@@ -12,7 +12,7 @@ export const pixelTasks = {
   packTiles,
   unpackTile,
   addFinerDetail,
-  composeCanvas,
+  composeImage,
   sharpenRgba,
 };
 

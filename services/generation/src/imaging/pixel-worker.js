@@ -33,9 +33,10 @@ function transferables(value, found = new Set(), depth = 0) {
   return [...found];
 }
 
-parentPort.on('message', ({ id, task, args }) => {
+parentPort.on('message', async ({ id, task, args }) => {
   try {
-    const result = pixelTasks[task](...args);
+    // A task that calls libvips answers with a promise; the thread takes the next message meanwhile.
+    const result = await pixelTasks[task](...args);
     parentPort.postMessage({ id, ok: true, result }, transferables(result));
   } catch (error) {
     parentPort.postMessage({

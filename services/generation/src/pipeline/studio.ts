@@ -9,7 +9,7 @@ import {
   type Rendered,
 } from '../imaging/compose';
 import { decodeRgb, type RgbImage } from '../imaging/decode';
-import { encodeJpeg, keepPhotoStructure, sharpenWithAlpha, watermarkOverlay } from '../imaging/finish';
+import { keepPhotoStructure, sharpenWithAlpha, watermarkOverlay } from '../imaging/finish';
 import { decodeMattePng, matteProductBox } from '../imaging/matte-png';
 import { computeLayout } from '../imaging/scene';
 import { SCALE, upscale4x } from '../imaging/upscale';
@@ -25,6 +25,8 @@ export interface StudioOptions {
   watermarkText: string;
   /** Long side the photo is decoded to for segmentation and the preview. */
   workSize?: number;
+  /** Each image also brings back its composed pixels (`Rendered.pixels`): for tests and inspection, not the service. */
+  keepPixels?: boolean;
 }
 
 /** The largest product a recipe may ask for, as a share of the frame (`styleRecipeSchema`'s productScale). */
@@ -47,11 +49,6 @@ export class MarketplaceRuleError extends Error {
     super(`The marketplace image did not meet the main-image rule: ${problems.join('; ')}`);
     this.name = 'MarketplaceRuleError';
   }
-}
-
-export interface RenderedImage {
-  jpeg: Buffer;
-  rendered: Rendered;
 }
 
 /** Timings of the stages, for the benchmark and the logs (milliseconds). */
@@ -117,13 +114,16 @@ export class StudioRenderer {
   }
 
   /** The base image shown first: the cut-out over the backdrop at preview size, no fixes. */
-  async renderBase(product: ProductSource, backdrop: Backdrop, times?: StageTimes): Promise<RenderedImage> {
+  async renderBase(product: ProductSource, backdrop: Backdrop, times?: StageTimes): Promise<Rendered> {
     const rendered = await timed(times, 'compose', () =>
-      placeProduct(backdrop, product, this.options.previewSize, { checkWhite: isMarketplace(backdrop.recipe) }),
+      placeProduct(backdrop, product, this.options.previewSize, {
+        checkWhite: isMarketplace(backdrop.recipe),
+        jpegQuality: 88,
+        keepPixels: this.options.keepPixels,
+      }),
     );
     verify(backdrop.recipe, rendered);
-    const jpeg = await timed(times, 'encode', () => encodeJpeg(rendered.rgb, rendered.width, rendered.height, 88));
-    return { jpeg, rendered };
+    return rendered;
   }
 
   /**
@@ -206,16 +206,20 @@ export class StudioRenderer {
     backdrop: Backdrop,
     watermark: boolean,
     times?: StageTimes,
-  ): Promise<RenderedImage> {
+  ): Promise<Rendered> {
     const size = this.options.outputSize;
     const overlay = watermark ? await watermarkOverlay(size, this.options.watermarkText) : undefined;
-    // Backdrop, product, check and watermark in one pass on the pixel thread; one encode.
+    // Backdrop, product, check and watermark in one pass on the pixel thread, and one encode there.
     const rendered = await timed(times, 'compose', () =>
-      placeProduct(backdrop, upscaled, size, { checkWhite: isMarketplace(backdrop.recipe), watermark: overlay }),
+      placeProduct(backdrop, upscaled, size, {
+        checkWhite: isMarketplace(backdrop.recipe),
+        watermark: overlay,
+        jpegQuality: 90,
+        keepPixels: this.options.keepPixels,
+      }),
     );
     verify(backdrop.recipe, rendered);
-    const jpeg = await timed(times, 'encode', () => encodeJpeg(rendered.rgb, size, size, 90));
-    return { jpeg, rendered };
+    return rendered;
   }
 }
 
