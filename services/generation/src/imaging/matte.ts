@@ -57,17 +57,16 @@ export function estimateForeground(rgb: Uint8Array, alpha: FloatPlane, radii: re
   });
   const foreground = image.map((channel) => channel.slice());
   const background = image.map((channel) => channel.slice());
-  // Ten planes of the region's size serve every pass: a 2000² region is 16 MB a plane, and fresh pages cost more
+  // These planes of the region's size serve every pass: a 2000² region is 16 MB a plane, and fresh pages cost more
   // than the arithmetic done on them.
-  const [weightF, weightB, fa, bb, blurF, blurB, scratch] = Array.from({ length: 7 }, () => new Float32Array(n)) as [
-    Float32Array,
-    Float32Array,
-    Float32Array,
-    Float32Array,
-    Float32Array,
-    Float32Array,
-    Float32Array,
-  ];
+  const plane = () => new Float32Array(n);
+  const weightF = plane();
+  const weightB = plane();
+  const fa = plane();
+  const bb = plane();
+  const blurF = plane();
+  const blurB = plane();
+  const scratch = plane();
   for (const radius of radii) {
     boxMean(a, width, height, radius, 'repeat', weightF, scratch);
     boxMean(oneMinus, width, height, radius, 'repeat', weightB, scratch);
