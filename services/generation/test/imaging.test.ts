@@ -83,6 +83,22 @@ describe('imaging off the main thread', () => {
     expect(Math.abs(decoded[inside]! - rgb[inside]!)).toBeLessThanOrEqual(8);
   });
 
+  test('an image composed in memory used before is the same as one composed in fresh memory', async () => {
+    const size = 256;
+    const product = squareProduct();
+    const render = async (look: StyleRecipe, keepPixels: boolean) =>
+      (await placeProduct(await renderBackdrop(product, look, size), product, size, { keepPixels })).jpeg;
+    const sweep = recipe('studio-sweep');
+    const fresh = await render(sweep, true);
+    // Each render without its pixels gives its canvas back: the next one of that size is composed in it.
+    const first = await render(sweep, false);
+    const other = await render(recipe('dark-premium', { shadow: 0 }), false);
+    const again = await render(sweep, false);
+    expect(other.equals(first)).toBe(false);
+    expect(first.equals(fresh)).toBe(true);
+    expect(again.equals(fresh)).toBe(true);
+  });
+
   test('a glossy floor mirrors the product below the contact line, fading with distance', async () => {
     const size = 512;
     const product = squareProduct();

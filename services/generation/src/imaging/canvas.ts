@@ -98,9 +98,13 @@ function taps(from: number, to: number): { first: Int32Array; second: Int32Array
  * Bilinear resampling of a square RGB image. The backdrop is out of focus and made of smooth gradients with a
  * fine grain, so a 2× bilinear enlargement shows nothing a sharper kernel would; it is only ever enlarged.
  */
-export function resampleRgb(source: Uint8Array, from: number, to: number): Uint8Array {
-  if (to === 2 * from && to % 4 === 0) return doubleRgb(source, from);
-  const out = new Uint8Array(to * to * 3);
+export function resampleRgb(
+  source: Uint8Array,
+  from: number,
+  to: number,
+  out: Uint8Array = new Uint8Array(to * to * 3),
+): Uint8Array {
+  if (to === 2 * from && to % 4 === 0) return doubleRgb(source, from, out);
   // Square: the same taps serve rows and columns.
   const axis = taps(from, to);
   const rowBytes = from * 3;
@@ -160,10 +164,9 @@ function mixRows(a: Uint32Array, b: Uint32Array, out: Uint32Array, at: number): 
  * source row is doubled across once and output rows mix two doubled rows, four bytes at a time. The same pixels as
  * the general path, except that rounding across before down moves a value by at most one level.
  */
-function doubleRgb(source: Uint8Array, from: number): Uint8Array {
+function doubleRgb(source: Uint8Array, from: number, out: Uint8Array): Uint8Array {
   const rowBytes = from * 6;
-  const out = new Uint8Array(rowBytes * from * 2);
-  const words = new Uint32Array(out.buffer);
+  const words = new Uint32Array(out.buffer, out.byteOffset, out.byteLength / 4);
   // Doubled rows i - 1, i, i + 1 (edges repeated: a row mixed with itself is itself).
   let [previous, current, next] = [0, 1, 2].map(() => new Uint8Array(rowBytes));
   doubleRow(source, 0, from, current!);
@@ -234,15 +237,23 @@ export function blendOverlay(canvas: Uint8Array, overlay: Overlay): void {
   }
 }
 
-/** One image: the backdrop at `size`, the product over it, the marketplace check, then the watermark. */
-export function composeCanvas(request: CanvasRequest): Canvas {
+/** The memory an image is composed in: its RGB pixels and the product's coverage (`size`² each). */
+export interface CanvasMemory {
+  rgb: Uint8Array;
+  coverage: Uint8Array;
+}
+
+/**
+ * One image: the backdrop at `size`, the product over it, the marketplace check, then the watermark. Composed in
+ * `memory` when given (every byte of it is written), in fresh memory otherwise.
+ */
+export function composeCanvas(request: CanvasRequest, memory?: CanvasMemory): Canvas {
   const { backdrop, backdropSize, size } = request;
-  const rgb = !backdrop
-    ? new Uint8Array(size * size * 3).fill(255)
-    : backdropSize === size
-      ? Uint8Array.from(backdrop)
-      : resampleRgb(backdrop, backdropSize, size);
-  const coverage = new Uint8Array(size * size);
+  const rgb = memory?.rgb ?? new Uint8Array(size * size * 3);
+  if (!backdrop) rgb.fill(255);
+  else if (backdropSize === size) rgb.set(backdrop);
+  else resampleRgb(backdrop, backdropSize, size, rgb);
+  const coverage = memory ? memory.coverage.fill(0) : new Uint8Array(size * size);
   blendLayer(rgb, size, request.product, coverage);
   const marketplace = request.checkWhite ? checkMarketplaceWhite(rgb, size, size, coverage) : undefined;
   if (request.watermark) blendOverlay(rgb, request.watermark);

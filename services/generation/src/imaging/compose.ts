@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { MARKETPLACE_LOOK, type StyleRecipe } from '../domain/styles';
-import { composeCanvas, type Overlay } from './canvas';
+import { composeCanvas, type CanvasMemory, type Overlay } from './canvas';
 import { encodeJpeg } from './finish';
 import type { MarketplaceCheck } from './marketplace';
 import { asBuffer, pixelThread } from './pixel-thread';
@@ -322,28 +322,56 @@ interface ComposedImage {
 }
 
 /**
+ * Canvases given back after their image was encoded, by size, for the next image of that size. There are as many as
+ * images were composed at once (two or three on a worker), each ~17 MB at 2048².
+ */
+const canvasMemory = {
+  free: new Map<number, CanvasMemory[]>(),
+  take(size: number): CanvasMemory {
+    return (
+      this.free.get(size)?.pop() ?? { rgb: new Uint8Array(size * size * 3), coverage: new Uint8Array(size * size) }
+    );
+  },
+  give(size: number, memory: CanvasMemory): void {
+    const list = this.free.get(size) ?? [];
+    list.push(memory);
+    this.free.set(size, list);
+  },
+};
+
+/**
  * The pixel thread's part of `placeProduct`: the product scaled, drawn over the backdrop (light match, marketplace
  * check, watermark: `composeCanvas`) and the canvas encoded, all there. Only the JPEG comes back: the canvas, the
  * scaled product and the coverage (~30 MB at 2048²) never reach the main thread, whose V8 heap holds every embedded
  * service and is marked again for each ~64 MB of buffers made on it.
  */
 export async function composeImage(request: ImageRequest): Promise<ComposedImage> {
-  const { size, product } = request;
+  const { size, product, keepPixels } = request;
   const scaled = 'layer' in product ? product.layer : await scaledProduct(product.source, product.layout);
-  const canvas = composeCanvas({
-    backdrop: request.backdrop,
-    backdropSize: request.backdropSize,
-    size,
-    product: { ...scaled, light: request.light },
-    checkWhite: request.checkWhite,
-    watermark: request.watermark,
-  });
-  const jpeg = await encodeJpeg(asBuffer(canvas.rgb), size, size, request.jpegQuality);
+  // Pixels that stay here are composed in memory used before: ~17 MB of fresh pages an image saved at 2048².
+  const memory = keepPixels ? undefined : canvasMemory.take(size);
+  const canvas = composeCanvas(
+    {
+      backdrop: request.backdrop,
+      backdropSize: request.backdropSize,
+      size,
+      product: { ...scaled, light: request.light },
+      checkWhite: request.checkWhite,
+      watermark: request.watermark,
+    },
+    memory,
+  );
+  let jpeg: Buffer;
+  try {
+    jpeg = await encodeJpeg(asBuffer(canvas.rgb), size, size, request.jpegQuality);
+  } finally {
+    if (memory) canvasMemory.give(size, memory);
+  }
   return {
     jpeg,
     placement: { left: scaled.left, top: scaled.top, width: scaled.width, height: scaled.height },
     marketplace: canvas.marketplace,
-    pixels: request.keepPixels ? { rgb: canvas.rgb, coverage: canvas.coverage } : undefined,
+    pixels: keepPixels ? { rgb: canvas.rgb, coverage: canvas.coverage } : undefined,
   };
 }
 

@@ -143,13 +143,10 @@ function invert3(m: number[]): { inverse: number[]; determinant: number } {
  */
 export function fitColourModel(colours: Float32Array, count = 5, rounds = 5): ColourModel {
   const n = colours.length / 3;
-  const order = Array.from({ length: n }, (_, k) => k).sort(
-    (p, q) =>
-      colours[p * 3]! +
-      colours[p * 3 + 1]! +
-      colours[p * 3 + 2]! -
-      (colours[q * 3]! + colours[q * 3 + 1]! + colours[q * 3 + 2]!),
-  );
+  // Brightness computed once per colour, not twice per comparison (the sort is stable: ties keep their order).
+  const brightness = new Float64Array(n);
+  for (let k = 0; k < n; k += 1) brightness[k] = colours[k * 3]! + colours[k * 3 + 1]! + colours[k * 3 + 2]!;
+  const order = Array.from({ length: n }, (_, k) => k).sort((p, q) => brightness[p]! - brightness[q]!);
   let groups = Math.max(1, Math.min(count, Math.floor(n / 8)));
   // Responsibilities start hard: each colour belongs to its brightness group.
   let responsibility = new Float32Array(n * groups);
@@ -192,15 +189,16 @@ export function fitColourModel(colours: Float32Array, count = 5, rounds = 5): Co
       });
     }
     if (round === rounds - 1) break;
-    const next = new Float32Array(n * model.gaussians.length);
+    const { gaussians } = model;
+    const next = new Float32Array(n * gaussians.length);
     for (let k = 0; k < n; k += 1) {
       let sum = 0;
-      model.gaussians.forEach((gaussian, g) => {
-        const p = gaussianDensity(gaussian, colours[k * 3]!, colours[k * 3 + 1]!, colours[k * 3 + 2]!);
-        next[k * model.gaussians.length + g] = p;
+      for (let g = 0; g < gaussians.length; g += 1) {
+        const p = gaussianDensity(gaussians[g]!, colours[k * 3]!, colours[k * 3 + 1]!, colours[k * 3 + 2]!);
+        next[k * gaussians.length + g] = p;
         sum += p;
-      });
-      for (let g = 0; g < model.gaussians.length; g += 1) next[k * model.gaussians.length + g]! /= sum || 1;
+      }
+      for (let g = 0; g < gaussians.length; g += 1) next[k * gaussians.length + g]! /= sum || 1;
     }
     responsibility = next;
     groups = model.gaussians.length;
