@@ -31,8 +31,12 @@ export async function cutOutProduct(model: InferenceModel, image: RgbImage): Pro
   return { cutout: { ...cutout, rgba: asBuffer(cutout.rgba) }, matte };
 }
 
-/** The cut-out by a matte made earlier (stored at analysis, or the seller's corrected one): no segmentation. */
+/**
+ * The cut-out by a matte made earlier (stored at analysis, or the seller's corrected one): no segmentation. The
+ * matte (4 bytes a pixel of the photo: up to ~50 MB) is handed to the pixel thread, not copied; the caller must not
+ * use it again.
+ */
 export async function cutOutWithMatte(image: RgbImage, alpha: FloatPlane): Promise<ProductCutout> {
-  const cutout = await pixelThread.run('cutoutFromMatte', [image, alpha]);
+  const cutout = await pixelThread.run('cutoutFromMatte', [image, alpha], [alpha.data.buffer as ArrayBuffer]);
   return { ...cutout, rgba: asBuffer(cutout.rgba) };
 }
