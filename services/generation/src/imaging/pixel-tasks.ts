@@ -4,7 +4,10 @@ import { paintScene } from './scene';
 import { sharpenRgba } from './sharpen';
 import { addFinerDetail, packTiles, unpackTile } from './upscale';
 
-/** What the pixel thread runs (pixel-worker.js): functions of plain data (libvips' included), nothing that needs the main thread. */
+/**
+ * What the pixel thread runs (pixel-worker.js): functions of plain data (some call libvips through sharp), nothing
+ * that needs the main thread.
+ */
 export const pixelTasks = {
   paintScene,
   refineCutout,

@@ -7,8 +7,9 @@ type Reply = { id: number; ok: true; result: unknown } | { id: number; ok: false
 
 /**
  * The process's pixel thread: the studio's per-pixel JavaScript (procedural scenes, the cut-out's matte refinement,
- * the upscaler's tile packing) runs here, never on the main thread, so in embedded mode every service's HTTP answers
- * go on while an image renders. Everything else in a render is libvips (libuv's threads) or the inference thread.
+ * the upscaler's tile packing, each image's composition and its encode) runs here, never on the main thread, so in
+ * embedded mode every service's HTTP answers go on while an image renders, and the large buffers of a finished image
+ * stay off the main V8 heap. Everything else in a render is libvips (libuv's threads) or the inference thread.
  */
 class PixelThread {
   private readonly thread = new RequestThread<Reply>(path.join(__dirname, 'pixel-worker.js'), 'pixel thread');
