@@ -57,8 +57,8 @@ export function estimateForeground(rgb: Uint8Array, alpha: FloatPlane, radii: re
   });
   const foreground = image.map((channel) => channel.slice());
   const background = image.map((channel) => channel.slice());
-  // These planes of the region's size serve every pass: a 2000² region is 16 MB a plane, and fresh pages cost more
-  // than the arithmetic done on them.
+  // These planes of the region's size serve every pass (a 2000² region is 16 MB a plane) instead of fresh ones per
+  // pass and channel: less memory asked for, the same answer. No speed-up showed in a warm micro-benchmark.
   const plane = () => new Float32Array(n);
   const weightF = plane();
   const weightB = plane();
