@@ -325,13 +325,17 @@ async function distributed(products) {
   try {
     await start('billing', 'services/billing/dist/main.js', { PORT: String(ports.billing) });
     await start('auth', 'services/auth/dist/main.js', { PORT: String(ports.auth) });
+    // Three processes run models on these 2 cores (the API analyses, two workers render), so each model run takes
+    // one thread (INFERENCE_THREADS; unset, onnxruntime gives every run a thread per core: a 36-product batch took
+    // 68.8 s against 64.3 s).
     await start('generation API', 'services/generation/dist/main.js', {
       PORT: String(ports.generation),
       GENERATION_WORKER: 'off',
+      INFERENCE_THREADS: '1',
     });
     // Two workers share these 2 cores, so each takes one generation at a time (the default of 2 is for a worker
     // with the machine to itself; here it was 5 % slower on a 36-product batch: 126.9 s against 120.6 s).
-    const worker = { LOG_LEVEL: 'info', WORKER_PREFETCH: '1' };
+    const worker = { LOG_LEVEL: 'info', WORKER_PREFETCH: '1', INFERENCE_THREADS: '1' };
     await start('worker 1', 'services/generation/dist/worker.js', worker, 'render worker running');
     await start('worker 2', 'services/generation/dist/worker.js', worker, 'render worker running');
     await start('bulk', 'services/bulk/dist/main.js', { PORT: String(ports.bulk) });

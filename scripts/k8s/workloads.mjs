@@ -52,6 +52,8 @@ const generationEnv = [
   serviceUrls.BILLING_URL,
   serviceUrls.AUTH_URL,
   value('MODELS_DIR', '/models'),
+  // The pods' CPU limit: unset, onnxruntime would start a thread per core of the node, not of the pod.
+  value('INFERENCE_THREADS', '2'),
 ];
 
 const smallResources = { requests: { cpu: '100m', memory: '192Mi' }, limits: { cpu: '1', memory: '512Mi' } };

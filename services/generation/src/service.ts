@@ -71,7 +71,7 @@ export async function createGenerationService(deps: GenerationServiceDeps): Prom
   const auth = isClient(deps.auth) ? deps.auth : createAuthClient({ baseUrl: deps.auth.baseUrl, timeoutMs });
 
   const files = await ensureModels(config.MODELS_DIR, config.SHARED_MODELS_DIR);
-  const runtime = await loadModelRuntime(files);
+  const runtime = await loadModelRuntime(files, { threads: config.INFERENCE_THREADS });
   const models = await createModels(deps.mongo);
   const generations = new GenerationRepository(models.generations);
   const presets = new PresetRepository(models.stylePresets);

@@ -26,9 +26,9 @@ class InferenceThread {
     return this.thread.close();
   }
 
-  /** Creates the session of `key` from the model's bytes (copied to the thread). */
-  load(key: string, model: Uint8Array): Promise<Reply> {
-    return this.thread.request({ key, model });
+  /** Creates the session of `key` from the model's bytes (copied to the thread), its runs on `threads` threads. */
+  load(key: string, model: Uint8Array, threads: number | undefined): Promise<Reply> {
+    return this.thread.request({ key, model, threads });
   }
 
   run(key: string, input: Float32Array, dims: readonly number[]): Promise<Reply> {
@@ -48,23 +48,34 @@ export async function closeInferenceThread(): Promise<void> {
   await thread.close();
 }
 
+export interface RuntimeOptions {
+  /** Threads each run may use (onnxruntime's intra-op threads); unset: one per core (`INFERENCE_THREADS`). */
+  threads?: number;
+}
+
 /**
- * A model on the inference thread. `key` names its session there (one per key); `bytes` are kept to load it again
- * if the thread was restarted. `label` names it in errors.
+ * A model on the inference thread. `key` names its session there (one per key and thread count); `bytes` are kept
+ * to load it again if the thread was restarted. `label` names it in errors.
  */
-export async function openModel(key: string, bytes: Uint8Array, label = key): Promise<InferenceModel> {
+export async function openModel(
+  key: string,
+  bytes: Uint8Array,
+  label = key,
+  { threads }: RuntimeOptions = {},
+): Promise<InferenceModel> {
+  const sessionKey = `${key}@${threads ?? 'all'}`;
   const load = async () => {
-    const loaded = await thread.load(key, bytes);
+    const loaded = await thread.load(sessionKey, bytes, threads);
     if (!loaded.ok) throw new Error(`model ${label} could not be loaded: ${loaded.error}`);
   };
   await load();
   return {
     async run(input, dims) {
-      let reply = await thread.run(key, input, dims);
+      let reply = await thread.run(sessionKey, input, dims);
       if (!reply.ok && reply.unloadedInput) {
         // A restarted thread has no sessions: load it again and send the input it handed back.
         await load();
-        reply = await thread.run(key, new Float32Array(reply.unloadedInput), dims);
+        reply = await thread.run(sessionKey, new Float32Array(reply.unloadedInput), dims);
       }
       if (!reply.ok) throw new Error(`inference with ${label} failed: ${reply.error}`);
       return { data: new Float32Array(reply.output!), dims: reply.dims! };
@@ -72,8 +83,9 @@ export async function openModel(key: string, bytes: Uint8Array, label = key): Pr
   };
 }
 
-async function openModelOf(files: ModelFiles, name: ModelName): Promise<InferenceModel> {
-  return openModel(`${files.pathOf(name)}#${name}`, await files.read(name), path.basename(files.pathOf(name)));
+async function openModelOf(files: ModelFiles, name: ModelName, options: RuntimeOptions): Promise<InferenceModel> {
+  const file = files.pathOf(name);
+  return openModel(`${file}#${name}`, await files.read(name), path.basename(file), options);
 }
 
 export interface ModelRuntime {
@@ -86,23 +98,24 @@ export interface ModelRuntime {
 
 const labelsSchema = z.array(z.string()).length(1000);
 
-async function load(files: ModelFiles): Promise<ModelRuntime> {
+async function load(files: ModelFiles, options: RuntimeOptions): Promise<ModelRuntime> {
   const [segmentation, classifier, upscaler, labelsText] = await Promise.all([
-    openModelOf(files, 'segmentation'),
-    openModelOf(files, 'classifier'),
-    openModelOf(files, 'upscaler'),
+    openModelOf(files, 'segmentation', options),
+    openModelOf(files, 'classifier', options),
+    openModelOf(files, 'upscaler', options),
     readFile(files.pathOf('labels'), 'utf8'),
   ]);
   return { segmentation, classifier, upscaler, labels: labelsSchema.parse(JSON.parse(labelsText)) };
 }
 
-/** The three models and the labels of one model folder, loaded once per process. */
-export function loadModelRuntime(files: ModelFiles): Promise<ModelRuntime> {
-  let runtime = runtimes.get(files.dir);
+/** The three models and the labels of one model folder, loaded once per process (and thread count). */
+export function loadModelRuntime(files: ModelFiles, options: RuntimeOptions = {}): Promise<ModelRuntime> {
+  const key = `${files.dir}@${options.threads ?? 'all'}`;
+  let runtime = runtimes.get(key);
   if (!runtime) {
-    runtime = load(files);
-    runtime.catch(() => runtimes.delete(files.dir));
-    runtimes.set(files.dir, runtime);
+    runtime = load(files, options);
+    runtime.catch(() => runtimes.delete(key));
+    runtimes.set(key, runtime);
   }
   return runtime;
 }

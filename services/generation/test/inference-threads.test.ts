@@ -1,0 +1,38 @@
+import { readdirSync } from 'node:fs';
+import { generationConfigSchema } from '../src/config';
+import { ensureModels } from '../src/models/model-store';
+import { closeInferenceThread, openModel } from '../src/models/runtime';
+import { SHARED_MODELS_DIR } from './helpers';
+
+/*
+ * INFERENCE_THREADS reaches onnxruntime: a session made for n threads starts n - 1 threads of its own (the calling
+ * inference thread is the n-th), which shows in this process's task list. The models are loaded once first, so the
+ * inference thread and onnxruntime's environment already exist when the tasks are counted.
+ */
+const tasks = () => readdirSync('/proc/self/task').length;
+
+describe('INFERENCE_THREADS', () => {
+  afterAll(() => closeInferenceThread());
+
+  test('is a whole number of at least 1, or unset', () => {
+    expect(generationConfigSchema.parse({ INFERENCE_THREADS: '1' }).INFERENCE_THREADS).toBe(1);
+    expect(generationConfigSchema.parse({}).INFERENCE_THREADS).toBeUndefined();
+    expect(() => generationConfigSchema.parse({ INFERENCE_THREADS: '0' })).toThrow('expected a positive number');
+    expect(() => generationConfigSchema.parse({ INFERENCE_THREADS: 'two' })).toThrow('expected a number');
+  });
+
+  test('sets the threads of each model run', async () => {
+    const model = await (await ensureModels(SHARED_MODELS_DIR, undefined)).read('classifier');
+    const input = () => new Float32Array(3 * 224 * 224).fill(0.5);
+    const run = async (threads: number) => {
+      const session = await openModel('inference-threads.test#classifier', model, 'classifier', { threads });
+      return Array.from((await session.run(input(), [1, 3, 224, 224])).data.slice(0, 5));
+    };
+    const single = await run(1);
+    const before = tasks();
+    const three = await run(3);
+    expect(tasks() - before).toBe(2);
+    // The same model, the same answer, whatever the threads.
+    expect(three).toEqual(single);
+  }, 60_000);
+});
