@@ -119,9 +119,13 @@ function shadowSigma(sigma: number): number {
   return Math.sqrt(radius * (radius + 1));
 }
 
+/**
+ * libvips' integer Gaussian (its SIMD path): within 1 level of the float one at the shadows' sigmas (12–25 quarter
+ * pixels; 3 at sigma 3) and ~7–10× faster there (a 512² plane at sigma 25: 39 → 3.4 ms).
+ */
 function blurPlane(plane: Uint8Array, size: number, sigma: number): Promise<Buffer> {
   return sharp(plane, raw(size, size, 1))
-    .blur({ sigma: shadowSigma(sigma), precision: 'float' })
+    .blur({ sigma: shadowSigma(sigma), precision: 'integer' })
     .toColourspace('b-w')
     .raw()
     .toBuffer();
