@@ -39,6 +39,8 @@ export const bulkConfigSchema = z
     FANOUT_CONCURRENCY: envFields.positiveInt(2),
     /** How often active jobs are brought up to date from generation (messages bring most updates sooner). */
     PROGRESS_POLL_MS: envFields.positiveInt(5000),
+    /** Messages bring one job up to date at most this often; those that come meanwhile share the next refresh. */
+    PROGRESS_REFRESH_INTERVAL_MS: envFields.positiveInt(2000),
     /** A job's hand-over not renewed for this long belongs to a stopped process and is resumed. */
     FANOUT_LEASE_MS: envFields.positiveInt(60_000),
     /** Fault tests only: the process kills itself at this step of a hand-over (refused in production). */

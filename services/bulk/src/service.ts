@@ -53,7 +53,13 @@ export async function createBulkService(deps: BulkServiceDeps): Promise<BulkServ
   const jobs = new JobRepository(models.jobs);
   await objectStore.ensureBucket();
 
-  const progress = new ProgressTracker({ jobs, generation, logger, now });
+  const progress = new ProgressTracker({
+    jobs,
+    generation,
+    logger,
+    now,
+    refreshIntervalMs: config.PROGRESS_REFRESH_INTERVAL_MS,
+  });
   const handOver = new HandOver({
     jobs,
     objectStore,

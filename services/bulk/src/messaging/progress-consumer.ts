@@ -15,8 +15,9 @@ export function subscribeToProgress(bus: MessageBus, progress: ProgressTracker):
     [topics.generationImageCompleted, topics.generationCompleted, topics.generationFailed],
     async (message) => {
       const jobUuid = message.payload.bulk_job_uuid;
-      if (jobUuid) await progress.refreshByUuid(jobUuid);
+      if (jobUuid) await progress.refreshSoon(jobUuid);
     },
-    { prefetch: 4, retryDelaysMs: [1000, 5000] },
+    // A message is acknowledged once a refresh that started after it is done; refreshes are paced, so many wait.
+    { prefetch: 64, retryDelaysMs: [1000, 5000] },
   );
 }
