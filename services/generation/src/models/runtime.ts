@@ -53,6 +53,9 @@ export interface RuntimeOptions {
   threads?: number;
 }
 
+/** A model's (or a folder's) key for one thread count: each count is its own session. */
+const withThreads = (key: string, threads: number | undefined) => `${key}@${threads ?? 'all'}`;
+
 /**
  * A model on the inference thread. `key` names its session there (one per key and thread count); `bytes` are kept
  * to load it again if the thread was restarted. `label` names it in errors.
@@ -63,7 +66,7 @@ export async function openModel(
   label = key,
   { threads }: RuntimeOptions = {},
 ): Promise<InferenceModel> {
-  const sessionKey = `${key}@${threads ?? 'all'}`;
+  const sessionKey = withThreads(key, threads);
   const load = async () => {
     const loaded = await thread.load(sessionKey, bytes, threads);
     if (!loaded.ok) throw new Error(`model ${label} could not be loaded: ${loaded.error}`);
@@ -110,7 +113,7 @@ async function load(files: ModelFiles, options: RuntimeOptions): Promise<ModelRu
 
 /** The three models and the labels of one model folder, loaded once per process (and thread count). */
 export function loadModelRuntime(files: ModelFiles, options: RuntimeOptions = {}): Promise<ModelRuntime> {
-  const key = `${files.dir}@${options.threads ?? 'all'}`;
+  const key = withThreads(files.dir, options.threads);
   let runtime = runtimes.get(key);
   if (!runtime) {
     runtime = load(files, options);
