@@ -7,7 +7,7 @@ import type { GenerationDocument } from './data/models';
 import { isCategoryId, OTHER_CATEGORY } from './domain/categories';
 import { generationView, objectKeys } from './domain/generation';
 import { planVariations } from './domain/styles';
-import { normalizeUpload, type UploadLimits } from './imaging/decode';
+import { normalizeUpload, type UploadLimits } from './imaging/upload';
 import type { ModelRuntime } from './models/runtime';
 import { classifyProduct } from './pipeline/classify';
 

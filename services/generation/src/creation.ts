@@ -23,7 +23,7 @@ import { isCategoryId, OTHER_CATEGORY } from './domain/categories';
 import { cutoutView, objectKeys } from './domain/generation';
 import { NOTHING_CHARGED_MESSAGE } from './domain/sweep';
 import { planVariations, styleRecipeSchema } from './domain/styles';
-import { normalizeUpload, type UploadLimits } from './imaging/decode';
+import { normalizeUpload, type UploadLimits } from './imaging/upload';
 import { encodeMattePng, grayscalePng } from './imaging/matte-png';
 import type { ModelRuntime } from './models/runtime';
 import { classifyProduct } from './pipeline/classify';

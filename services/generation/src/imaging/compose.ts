@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { MARKETPLACE_LOOK, type StyleRecipe } from '../domain/styles';
 import { composeCanvas, type CanvasMemory, type Overlay } from './canvas';
-import { encodeJpeg } from './finish';
+import { alphaChannel, encodeJpeg } from './finish';
 import type { MarketplaceCheck } from './marketplace';
 import { asBuffer, pixelThread } from './pixel-thread';
 import { computeLayout, renderScene, type Layout } from './scene';
@@ -85,17 +85,6 @@ async function scaledProduct(product: ProductSource, layout: Layout): Promise<Pl
     .raw()
     .toBuffer();
   return { data, width, height, left, top };
-}
-
-/**
- * The alpha channel of straight RGBA pixels as one 8-bit plane (libvips does the de-interleaving). The extracted
- * band is already the bytes wanted: a 'b-w' colourspace conversion on top cost ~10× the extraction at 1784².
- */
-export function alphaChannel(rgba: Buffer, width: number, height: number): Promise<Buffer> {
-  return sharp(rgba, raw(width, height, 4))
-    .extractChannel(3)
-    .raw()
-    .toBuffer();
 }
 
 const alphaOf = (layer: Placed) => alphaChannel(layer.data, layer.width, layer.height);

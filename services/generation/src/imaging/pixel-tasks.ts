@@ -1,8 +1,9 @@
-import { cutoutFromMatte, refineCutout } from '../pipeline/cutout';
+import { cutoutFromStoredMatte, refineCutout } from '../pipeline/cutout';
 import { composeImage } from './compose';
+import { detailProduct } from './finish';
 import { paintScene } from './scene';
 import { sharpenRgba } from './sharpen';
-import { addFinerDetail, packTiles, unpackTile } from './upscale';
+import { packTiles, unpackTile } from './upscale';
 
 /**
  * What the pixel thread runs (pixel-worker.js): functions of plain data (some call libvips through sharp), nothing
@@ -11,10 +12,10 @@ import { addFinerDetail, packTiles, unpackTile } from './upscale';
 export const pixelTasks = {
   paintScene,
   refineCutout,
-  cutoutFromMatte,
+  cutoutFromStoredMatte,
   packTiles,
   unpackTile,
-  addFinerDetail,
+  detailProduct,
   composeImage,
   sharpenRgba,
 };

@@ -3,7 +3,7 @@ import { RequestThread } from '../threads/request-thread';
 import type { PixelTasks } from './pixel-tasks';
 
 type TaskName = keyof PixelTasks;
-type Reply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: string };
+type Reply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: string; stack?: string };
 
 /**
  * The process's pixel thread: the studio's per-pixel JavaScript (procedural scenes, the cut-out's matte refinement,
@@ -25,7 +25,11 @@ class PixelThread {
     transfer: ArrayBuffer[] = [],
   ): Promise<ReturnType<PixelTasks[T]>> {
     const reply = await this.thread.request({ task, args }, transfer);
-    if (!reply.ok) throw new Error(reply.error);
+    if (!reply.ok) {
+      const error = new Error(reply.error);
+      if (reply.stack) error.stack = reply.stack;
+      throw error;
+    }
     return reply.result as ReturnType<PixelTasks[T]>;
   }
 }
@@ -40,4 +44,9 @@ export function closePixelThread(): Promise<void> {
 /** Bytes that crossed a thread arrive as a plain Uint8Array: the same memory as a Buffer. */
 export function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** Zeroed bytes in shared memory: they cross to and from the pixel thread without a copy, and stay usable on both sides. */
+export function sharedBuffer(length: number): Buffer {
+  return Buffer.from(new SharedArrayBuffer(length));
 }

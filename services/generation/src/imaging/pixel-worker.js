@@ -39,10 +39,12 @@ parentPort.on('message', async ({ id, task, args }) => {
     const result = await pixelTasks[task](...args);
     parentPort.postMessage({ id, ok: true, result }, transferables(result));
   } catch (error) {
+    // The message as the task said it (it may become an image's error), the stack for the logs.
     parentPort.postMessage({
       id,
       ok: false,
-      error: error instanceof Error ? error.stack || error.message : String(error),
+      error: error instanceof Error ? error.message : String(error),
+      stack: error instanceof Error ? error.stack : undefined,
     });
   }
 });

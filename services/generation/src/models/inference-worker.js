@@ -40,8 +40,9 @@ parentPort.on('message', async (request) => {
     const feeds = { [session.inputNames[0]]: new ort.Tensor('float32', new Float32Array(input), dims) };
     const result = await session.run(feeds, [session.outputNames[0]]);
     const output = result[session.outputNames[0]];
-    // Copied into a buffer of our own, which can be handed over without another copy.
-    const data = Float32Array.from(output.data);
+    // Copied (one memcpy: Float32Array.from would go element by element) into a buffer of our own, which can be
+    // handed over without another copy.
+    const data = output.data.slice();
     parentPort.postMessage({ id, ok: true, output: data.buffer, dims: Array.from(output.dims) }, [data.buffer]);
   } catch (error) {
     parentPort.postMessage({ id, ok: false, error: error instanceof Error ? error.message : String(error) });

@@ -15,7 +15,8 @@ import {
   type BinaryMask,
   type FloatPlane,
 } from '@productgen/image-algorithms';
-import type { RgbImage } from '../imaging/decode';
+import { decodeRgb, type RgbImage } from '../imaging/decode';
+import { decodeMattePng } from '../imaging/matte-png';
 import {
   colourLikelihood,
   estimateForeground,
@@ -26,6 +27,7 @@ import {
   tightenMatte,
   type ColourModel,
 } from '../imaging/matte';
+import { asBuffer, sharedBuffer } from '../imaging/pixel-thread';
 import { boundsAbove } from '../imaging/raster';
 import type { Region } from '../imaging/segment';
 
@@ -81,7 +83,7 @@ function expand(box: Box, margin: number, width: number, height: number): Produc
 }
 
 function wholePhoto(image: RgbImage): ProductCutout {
-  const rgba = Buffer.alloc(image.width * image.height * 4, 255);
+  const rgba = sharedBuffer(image.width * image.height * 4).fill(255);
   let sum = 0;
   for (let k = 0; k < image.width * image.height; k += 1) {
     rgba[k * 4] = image.data[k * 3]!;
@@ -582,7 +584,8 @@ export function cutoutFromMatte(image: RgbImage, matte: FloatPlane): ProductCuto
   };
   // Keep a margin for the soft edge, drop the rest: less to upscale and to resize later.
   const keep = expand(tight, Math.max(4, radius * 2), region.width, region.height);
-  const rgba = Buffer.alloc(keep.width * keep.height * 4);
+  // Shared memory: the renderer hands the cut-out to the pixel thread again (backdrops, the detail) without a copy.
+  const rgba = sharedBuffer(keep.width * keep.height * 4);
   let sum = 0;
   let solid = 0;
   for (let y = 0; y < keep.height; y += 1) {
@@ -614,6 +617,20 @@ export function cutoutFromMatte(image: RgbImage, matte: FloatPlane): ProductCuto
     segmented: true,
     luminance: solid > 0 ? sum / (255 * solid) : 0.5,
   };
+}
+
+/**
+ * The cut-out of a stored photo by a stored matte (a grayscale PNG), on the pixel thread: the photo decoded with its
+ * long side at most `side`, the matte resized to it, then `cutoutFromMatte`. The decoded photo (up to ~50 MB) and the
+ * matte's float plane never reach the main thread.
+ */
+export async function cutoutFromStoredMatte(
+  original: Uint8Array,
+  mattePng: Uint8Array,
+  side: number,
+): Promise<ProductCutout> {
+  const image = await decodeRgb(asBuffer(original), side);
+  return cutoutFromMatte(image, await decodeMattePng(asBuffer(mattePng), image.width, image.height));
 }
 
 /**

@@ -1,4 +1,3 @@
-import type { FloatPlane } from '@productgen/image-algorithms';
 import type { RgbImage } from '../imaging/decode';
 import { asBuffer, pixelThread } from '../imaging/pixel-thread';
 import { segmentProduct } from '../imaging/segment';
@@ -33,10 +32,9 @@ export async function cutOutProduct(model: InferenceModel, image: RgbImage): Pro
 
 /**
  * The cut-out by a matte made earlier (stored at analysis, or the seller's corrected one): no segmentation. The
- * matte (4 bytes a pixel of the photo: up to ~50 MB) is handed to the pixel thread, not copied; the caller must not
- * use it again.
+ * photo is decoded with its long side at most `side`, on the pixel thread with the rest (`cutoutFromStoredMatte`).
  */
-export async function cutOutWithMatte(image: RgbImage, alpha: FloatPlane): Promise<ProductCutout> {
-  const cutout = await pixelThread.run('cutoutFromMatte', [image, alpha], [alpha.data.buffer as ArrayBuffer]);
+export async function cutOutWithMatte(original: Buffer, mattePng: Buffer, side: number): Promise<ProductCutout> {
+  const cutout = await pixelThread.run('cutoutFromStoredMatte', [original, mattePng, side]);
   return { ...cutout, rgba: asBuffer(cutout.rgba) };
 }

@@ -1,16 +1,10 @@
 import sharp from 'sharp';
 import { isLookId, MARKETPLACE_LOOK, type StyleRecipe } from '../domain/styles';
-import {
-  alphaChannel,
-  placeProduct,
-  renderBackdrop,
-  type Backdrop,
-  type ProductSource,
-  type Rendered,
-} from '../imaging/compose';
+import { placeProduct, renderBackdrop, type Backdrop, type ProductSource, type Rendered } from '../imaging/compose';
 import { decodeRgb, type RgbImage } from '../imaging/decode';
-import { keepPhotoStructure, sharpenWithAlpha, watermarkOverlay } from '../imaging/finish';
-import { decodeMattePng, matteProductBox } from '../imaging/matte-png';
+import { watermarkOverlay } from '../imaging/finish';
+import { matteProductBox } from '../imaging/matte-png';
+import { asBuffer, pixelThread } from '../imaging/pixel-thread';
 import { computeLayout } from '../imaging/scene';
 import { SCALE, upscale4x } from '../imaging/upscale';
 import type { ModelRuntime } from '../models/runtime';
@@ -100,12 +94,8 @@ export class StudioRenderer {
             Math.max(found.width, found.height),
         )
       : workSize;
-    const image = await timed(times, 'decode', () =>
-      decodeRgb(original, Math.min(MAX_DECODE_SIDE, Math.max(workSize, wanted))),
-    );
-    return timed(times, 'matte', async () =>
-      cutOutWithMatte(image, await decodeMattePng(mattePng, image.width, image.height)),
-    );
+    const side = Math.min(MAX_DECODE_SIDE, Math.max(workSize, wanted));
+    return timed(times, 'matte', () => cutOutWithMatte(original, mattePng, side));
   }
 
   /** The backdrop of a variation (scene, shadows, reflection) at preview size; the finished image scales it. */
@@ -131,33 +121,25 @@ export class StudioRenderer {
    * needs (`recipes`; any look when not given), then a mild sharpen; its alpha is the full-resolution cut-out's.
    * A photo with at least half the pixels needed is resized (lanczos3); one with fewer goes through Real-ESRGAN ×4,
    * reduced to a quarter of the size needed and held to the photo's own structure (`keepPhotoStructure`). The
-   * model's cost grows with the pixels it is given.
+   * model's cost grows with the pixels it is given. All but the model runs on the pixel thread (`detailProduct`).
    */
   async upscale(product: ProductCutout, times?: StageTimes, recipes?: readonly StyleRecipe[]): Promise<ProductSource> {
     const boxWidth = product.box.right - product.box.left;
     const boxHeight = product.box.bottom - product.box.top;
     const enlargement = this.largestProductSide(boxWidth, boxHeight, recipes) / Math.max(boxWidth, boxHeight);
-    const crop = sharp(product.rgba, { raw: { width: product.width, height: product.height, channels: 4 } });
-    const detailed = await timed(times, 'upscale', () =>
-      enlargement > MODEL_MIN_ENLARGEMENT
-        ? this.superResolve(product, enlargement)
-        : resizedRgb(crop, product, enlargement),
-    );
-    // The alpha from the full-resolution cut-out, resized to the new size on its own (inside the RGBA pipeline
-    // libvips would resize all four bands before extracting one: ~3.5× the CPU), then joined on by the sharpen.
-    const alpha = await sharp(await alphaChannel(product.rgba, product.width, product.height), {
-      raw: { width: product.width, height: product.height, channels: 1 },
-    })
-      .resize(detailed.width, detailed.height, { fit: 'fill', kernel: 'cubic' })
-      .toColourspace('b-w')
-      .raw()
-      .toBuffer();
-    const rgba = await timed(times, 'sharpen', () =>
-      sharpenWithAlpha(detailed.data, alpha, detailed.width, detailed.height),
-    );
+    const detailed = await timed(times, 'upscale', async () => {
+      const model = enlargement > MODEL_MIN_ENLARGEMENT ? await this.superResolve(product, enlargement) : undefined;
+      // The model's output is handed over, not copied; the cut-out's pixels are shared memory (`cutoutFromMatte`).
+      const pixels = { rgba: product.rgba, width: product.width, height: product.height };
+      return pixelThread.run(
+        'detailProduct',
+        [pixels, enlargement, model],
+        model ? [model.data.buffer as ArrayBuffer] : [],
+      );
+    });
     const factor = (detailed.width / product.width + detailed.height / product.height) / 2;
     return {
-      rgba,
+      rgba: asBuffer(detailed.rgba),
       width: detailed.width,
       height: detailed.height,
       box: {
@@ -181,10 +163,7 @@ export class StudioRenderer {
       reduced.clone().removeAlpha().raw().toBuffer(),
       reduced.clone().extractChannel(3).raw().toBuffer(),
     ]);
-    return keepPhotoStructure(
-      await upscale4x(this.runtime.upscaler, { data: rgb, width, height }, { coverage }),
-      product,
-    );
+    return upscale4x(this.runtime.upscaler, { data: rgb, width, height }, { coverage });
   }
 
   /** Long side of the product's box in the largest of these layouts at the output size. */
@@ -230,12 +209,4 @@ function verify(recipe: StyleRecipe, rendered: Rendered): void {
   if (!isMarketplace(recipe)) return;
   const problems = rendered.marketplace?.problems ?? ['the rule was not checked'];
   if (problems.length > 0) throw new MarketplaceRuleError(problems);
-}
-
-/** The crop's RGB resized by `factor` with lanczos3 (what the photo has is enough: no model). */
-async function resizedRgb(crop: sharp.Sharp, product: ProductCutout, factor: number): Promise<RgbImage> {
-  const width = Math.max(1, Math.round(product.width * factor));
-  const height = Math.max(1, Math.round(product.height * factor));
-  const data = await crop.resize(width, height, { fit: 'fill', kernel: 'lanczos3' }).removeAlpha().raw().toBuffer();
-  return { data, width, height };
 }
