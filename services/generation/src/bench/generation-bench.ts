@@ -123,8 +123,9 @@ async function main(): Promise<void> {
     }
   });
   console.log('per-stage medians, one 2-image generation per photo (segment and upscale run once per generation):');
-  // compose: product over the backdrop, the marketplace check and the watermark, in one pass.
-  const stages = ['decode', 'analyse', 'segment', 'backdrop', 'compose', 'upscale', 'sharpen'];
+  // compose: product over the backdrop, the marketplace check and the watermark, in one pass; upscale: the model (when
+  // it runs) and the product's detail on the pixel thread, its sharpen included.
+  const stages = ['decode', 'analyse', 'segment', 'backdrop', 'compose', 'upscale'];
   for (const stage of stages) {
     const values = stageRuns.map((run) => run[stage] ?? 0);
     console.log(`  ${stage.padEnd(10)} ${ms(median(values)).padStart(8)}   (max ${ms(Math.max(...values))})`);
