@@ -5,8 +5,9 @@
 // composed in one child process, exactly as `npm start` composes it. Distributed mode: auth, billing, the generation
 // API, two render workers, bulk and the gateway as separate processes from their builds, on real RabbitMQ (AMQP_URL,
 // a throwaway virtual host made with rabbitmqctl) and the embedded MongoDB and S3. Prints wall time, images per
-// second, the time to the first finished image and the peak RSS (VmHWM), CPU time and page faults of every process. With --max-minutes, a run
-// still going after M minutes stops there and prints the same figures for the images finished by then.
+// second, the time to the first finished image and the peak RSS (VmHWM), CPU time and page faults of every process.
+// With --max-minutes, a run still going after M minutes stops there and prints the same figures for the images
+// finished by then.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
