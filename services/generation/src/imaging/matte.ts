@@ -1,4 +1,4 @@
-import { boxMean, labelRegions, type BinaryMask, type FloatPlane } from '@productgen/image-algorithms';
+import { labelRegions, type BinaryMask, type FloatPlane } from '@productgen/image-algorithms';
 
 // The algorithms the browser tools use too (guided filter, regions, box mean) are in @productgen/image-algorithms.
 
@@ -38,62 +38,215 @@ export function tightenMatte(alpha: FloatPlane, low = 0.12, high = 0.88): FloatP
   return { data: out, width: alpha.width, height: alpha.height };
 }
 
+/** Each byte value as the float32 fraction of 255 the estimator works in. */
+const UNIT_OF_BYTE = Float32Array.from({ length: 256 }, (_, value) => value / 255);
+
+/**
+ * Summed-area table of a plane padded by `pad` on every side with its border values repeated: a window of radius
+ * ≤ `pad` around any pixel lies inside it, so every box sum (the `repeat` edges of `boxMean`) is four reads. Row 0
+ * and column 0 of `sums` are zero; its stride is width + 2·pad + 1.
+ */
+function paddedSums(values: Float32Array, width: number, height: number, pad: number, sums: Float64Array): void {
+  const stride = width + 2 * pad + 1;
+  sums.fill(0, 0, stride);
+  for (let py = 0; py < height + 2 * pad; py += 1) {
+    const row = Math.min(height - 1, Math.max(0, py - pad)) * width;
+    const above = py * stride + 1;
+    const at = above + stride;
+    sums[at - 1] = 0;
+    let rowSum = 0;
+    const first = values[row]!;
+    for (let px = 0; px < pad; px += 1) {
+      rowSum += first;
+      sums[at + px] = sums[above + px]! + rowSum;
+    }
+    for (let x = 0; x < width; x += 1) {
+      rowSum += values[row + x]!;
+      sums[at + pad + x] = sums[above + pad + x]! + rowSum;
+    }
+    const last = values[row + width - 1]!;
+    for (let px = pad + width; px < 2 * pad + width; px += 1) {
+      rowSum += last;
+      sums[at + px] = sums[above + px]! + rowSum;
+    }
+  }
+}
+
+/** `values` filled with channel `c` of interleaved RGB as fractions of 255 (float32), times `weights`. */
+function weightedChannel(rgb: Uint8Array, c: number, weights: Float32Array, values: Float32Array): Float32Array {
+  for (let k = 0; k < values.length; k += 1) values[k] = UNIT_OF_BYTE[rgb[k * 3 + c]!]! * weights[k]!;
+  return values;
+}
+
+/**
+ * Adds `valueF` and `valueB`, at pixel `k`, to the box sums of every pixel whose box of radius `r` holds it, as often
+ * as the box counts it (the `repeat` edges count a border pixel again for every place past the border).
+ */
+function spreadOverBoxes(
+  sumsF: Float32Array,
+  sumsB: Float32Array,
+  width: number,
+  height: number,
+  k: number,
+  r: number,
+  valueF: number,
+  valueB: number,
+): void {
+  const sourceX = k % width;
+  const sourceY = (k - sourceX) / width;
+  const onBorder = sourceX === 0 || sourceY === 0 || sourceX === width - 1 || sourceY === height - 1;
+  for (let y = Math.max(0, sourceY - r); y <= Math.min(height - 1, sourceY + r); y += 1) {
+    const timesY = onBorder ? timesInBox(sourceY, y, height, r) : 1;
+    for (let x = Math.max(0, sourceX - r), at = y * width + x; x <= Math.min(width - 1, sourceX + r); x += 1, at += 1) {
+      const times = onBorder ? timesY * timesInBox(sourceX, x, width, r) : 1;
+      sumsF[at]! += times * valueF;
+      sumsB[at]! += times * valueB;
+    }
+  }
+}
+
+/**
+ * How many times the box of radius `r` around `at` counts the pixel at `source` along one axis of `size` pixels,
+ * the border pixel repeated past the ends (`repeat` edges): once within reach, more at the ends.
+ */
+function timesInBox(source: number, at: number, size: number, r: number): number {
+  const from = at - r;
+  const to = at + r;
+  if (source === 0 && size > 1) return Math.max(0, Math.min(to, 0) - from + 1);
+  if (source === size - 1) return Math.max(0, to - Math.max(from, size - 1) + 1);
+  return Math.abs(source - at) <= r ? 1 : 0;
+}
+
+/** The sum over the box of radius `r` ≤ `pad` around (x, y) from a table of `paddedSums`. */
+function sumInBox(table: Float64Array, stride: number, pad: number, x: number, y: number, r: number): number {
+  const low = pad - r;
+  const high = pad + r + 1;
+  return (
+    table[(y + high) * stride + x + high]! -
+    table[(y + low) * stride + x + high]! -
+    table[(y + high) * stride + x + low]! +
+    table[(y + low) * stride + x + low]!
+  );
+}
+
+/** The pixels not opaque whose box of radius `r` reaches some of the product (alpha mean above 1e-5). */
+function pixelsToAnswer(
+  a: Float32Array,
+  width: number,
+  height: number,
+  alphaSums: Float64Array,
+  pad: number,
+  r: number,
+): Int32Array {
+  const stride = width + 2 * pad + 1;
+  const area = (2 * r + 1) * (2 * r + 1);
+  const answered = new Int32Array(a.length);
+  let count = 0;
+  for (let y = 0, k = 0; y < height; y += 1) {
+    for (let x = 0; x < width; x += 1, k += 1) {
+      const alphaK = a[k]!;
+      if (alphaK >= 0.999) continue;
+      if (alphaK <= 0 && Math.fround(sumInBox(alphaSums, stride, pad, x, y, r) / area) <= 1e-5) continue;
+      answered[count++] = k;
+    }
+  }
+  return answered.subarray(0, count);
+}
+
 /**
  * Foreground colours for the soft edge (blur-fusion estimator, Forte & Pitié / Germer et al.): a pixel that is
  * part product, part old background gets the product's colour, so no fringe of the old background shows on the
  * new scene. Fully opaque pixels are returned exactly as they were: the product itself is never repainted.
  * `rgb` is interleaved RGB 0..255; the answer is too.
+ *
+ * Each pass blurs the foreground (F) and background (B) estimates, weighted by alpha, with a box of its radius
+ * (`repeat` edges), and moves the estimates of the soft edge toward the photo. Only the soft edge's estimates ever
+ * change (inside the product F is the photo, outside it B is; they start as the photo), so each box sum is that of
+ * a plane fixed for the whole call (a summed-area table, four reads) plus the soft edge's changes inside the box,
+ * each edge pixel's change spread over its box (none in the first pass, 9×9 pixels in the last). Sums are read
+ * only where an answer is needed. The same bytes as blurring whole planes with `boxMean`, to float rounding (the test
+ * compares the two), in 1.06 s instead of 2.80 s for 16 test photos at 480–1600 px.
  */
 export function estimateForeground(rgb: Uint8Array, alpha: FloatPlane, radii: readonly number[] = [24, 4]): Uint8Array {
   const { width, height } = alpha;
   const n = width * height;
   const a = alpha.data;
   const oneMinus = new Float32Array(n);
-  for (let k = 0; k < n; k += 1) oneMinus[k] = 1 - a[k]!;
-  const image = [0, 1, 2].map((c) => {
-    const channel = new Float32Array(n);
-    for (let k = 0; k < n; k += 1) channel[k] = rgb[k * 3 + c]! / 255;
-    return channel;
-  });
-  const foreground = image.map((channel) => channel.slice());
-  const background = image.map((channel) => channel.slice());
-  // These planes of the region's size serve every pass (a 2000² region is 16 MB a plane) instead of fresh ones per
-  // pass and channel: less memory asked for, the same answer. No speed-up showed in a warm micro-benchmark.
-  const plane = () => new Float32Array(n);
-  const weightF = plane();
-  const weightB = plane();
-  const fa = plane();
-  const bb = plane();
-  const blurF = plane();
-  const blurB = plane();
-  const scratch = plane();
-  for (const radius of radii) {
-    boxMean(a, width, height, radius, 'repeat', weightF, scratch);
-    boxMean(oneMinus, width, height, radius, 'repeat', weightB, scratch);
-    for (let c = 0; c < 3; c += 1) {
-      const F = foreground[c]!;
-      const B = background[c]!;
-      const I = image[c]!;
-      for (let k = 0; k < n; k += 1) {
-        fa[k] = F[k]! * a[k]!;
-        bb[k] = B[k]! * oneMinus[k]!;
-      }
-      boxMean(fa, width, height, radius, 'repeat', blurF, scratch);
-      boxMean(bb, width, height, radius, 'repeat', blurB, scratch);
-      for (let k = 0; k < n; k += 1) {
-        const f = weightF[k]! > 1e-5 ? blurF[k]! / weightF[k]! : I[k]!;
-        const b = weightB[k]! > 1e-5 ? blurB[k]! / weightB[k]! : I[k]!;
-        const alphaK = a[k]!;
-        const residual = I[k]! - alphaK * f - (1 - alphaK) * b;
-        F[k] = Math.min(1, Math.max(0, f + alphaK * residual));
-        B[k] = Math.min(1, Math.max(0, b + (1 - alphaK) * residual));
-      }
-    }
+  // The soft edge's pixels, and per pixel its place among them plus one (0: not on the edge).
+  const edgeSlot = new Int32Array(n);
+  let edgeCount = 0;
+  for (let k = 0; k < n; k += 1) {
+    oneMinus[k] = 1 - a[k]!;
+    if (a[k]! > 0 && a[k]! < 1) edgeSlot[k] = ++edgeCount;
   }
-  const out = new Uint8Array(n * 3);
+  const edge = new Int32Array(edgeCount);
+  for (let k = 0; k < n; k += 1) if (edgeSlot[k]) edge[edgeSlot[k]! - 1] = k;
+
+  const pad = Math.max(0, ...radii.map((radius) => Math.round(radius)));
+  const stride = width + 2 * pad + 1;
+  const tableSize = stride * (height + 2 * pad + 1);
+  const alphaSums = new Float64Array(tableSize);
+  const foregroundSums = new Float64Array(tableSize);
+  const backgroundSums = new Float64Array(tableSize);
+  paddedSums(a, width, height, pad, alphaSums);
+  const boxSum = (table: Float64Array, x: number, y: number, r: number) => sumInBox(table, stride, pad, x, y, r);
+
+  // The last pass answers every pixel that is not opaque and has some product in reach of its box; the rest keep
+  // the photo's colours (background out of reach: its foreground estimate is the photo).
+  const out = rgb.slice();
+  const answered = pixelsToAnswer(a, width, height, alphaSums, pad, Math.round(radii[radii.length - 1] ?? 0));
+
+  const values = new Float32Array(n);
+  const foreground = new Float32Array(edgeCount);
+  const background = new Float32Array(edgeCount);
+  // What the soft edge's estimates changed since the tables were made, summed over each pixel's box.
+  const changedF = new Float32Array(n);
+  const changedB = new Float32Array(n);
   for (let c = 0; c < 3; c += 1) {
-    const F = foreground[c]!;
-    for (let k = 0; k < n; k += 1) out[k * 3 + c] = a[k]! >= 0.999 ? rgb[k * 3 + c]! : Math.round(F[k]! * 255);
+    const photo = (k: number) => UNIT_OF_BYTE[rgb[k * 3 + c]!]!;
+    paddedSums(weightedChannel(rgb, c, a, values), width, height, pad, foregroundSums);
+    paddedSums(weightedChannel(rgb, c, oneMinus, values), width, height, pad, backgroundSums);
+    for (let j = 0; j < edgeCount; j += 1) foreground[j] = background[j] = photo(edge[j]!);
+
+    radii.forEach((radius, pass) => {
+      const r = Math.round(radius);
+      const area = (2 * r + 1) * (2 * r + 1);
+      const lastPass = pass === radii.length - 1;
+      if (pass > 0) {
+        changedF.fill(0);
+        changedB.fill(0);
+        // Each edge pixel's change (as a Float32 plane held it) added to the boxes it lies in.
+        for (let j = 0; j < edgeCount; j += 1) {
+          const k = edge[j]!;
+          const deltaF = Math.fround(foreground[j]! * a[k]!) - Math.fround(photo(k) * a[k]!);
+          const deltaB = Math.fround(background[j]! * oneMinus[k]!) - Math.fround(photo(k) * oneMinus[k]!);
+          if (deltaF !== 0 || deltaB !== 0) spreadOverBoxes(changedF, changedB, width, height, k, r, deltaF, deltaB);
+        }
+      }
+      const estimate = (k: number, slot: number) => {
+        const x = k % width;
+        const y = (k - x) / width;
+        const alphaK = a[k]!;
+        const alphaSum = boxSum(alphaSums, x, y, r);
+        // The means as `boxMean` gives them (float32), so the answer is that of blurring whole planes.
+        const weightF = Math.fround(alphaSum / area);
+        const weightB = Math.fround((area - alphaSum) / area);
+        const sumF = boxSum(foregroundSums, x, y, r) + (pass > 0 ? changedF[k]! : 0);
+        const sumB = boxSum(backgroundSums, x, y, r) + (pass > 0 ? changedB[k]! : 0);
+        const I = photo(k);
+        const f = weightF > 1e-5 ? Math.fround(sumF / area) / weightF : I;
+        const b = weightB > 1e-5 ? Math.fround(sumB / area) / weightB : I;
+        const residual = I - alphaK * f - (1 - alphaK) * b;
+        const F = Math.min(1, Math.max(0, f + alphaK * residual));
+        if (slot > 0) {
+          foreground[slot - 1] = F;
+          background[slot - 1] = Math.min(1, Math.max(0, b + (1 - alphaK) * residual));
+        }
+        if (lastPass) out[k * 3 + c] = Math.round(Math.fround(F) * 255);
+      };
+      if (lastPass) for (const k of answered) estimate(k, edgeSlot[k]!);
+      else for (let j = 0; j < edgeCount; j += 1) estimate(edge[j]!, j + 1);
+    });
   }
   return out;
 }

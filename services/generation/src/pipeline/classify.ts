@@ -63,7 +63,10 @@ export interface ProductAnalysis extends ProductGuess {
  * sees the whole photo.
  */
 export async function classifyProduct(runtime: ModelRuntime, image: Buffer): Promise<ProductAnalysis> {
-  const { cutout, matte } = await cutOutProduct(runtime.segmentation, await decodeRgb(image, ANALYSIS_SIDE));
+  // The classifier sees the silhouette at 224 px: the edge colours are left as photographed (`CutoutOptions`).
+  const { cutout, matte } = await cutOutProduct(runtime.segmentation, await decodeRgb(image, ANALYSIS_SIDE), {
+    freeEdgeColours: false,
+  });
   const view = cutout.segmented ? productOnWhite(cutout) : wholePhoto(image);
   const { data: logits } = await runtime.classifier.run(await classifierInput(view), [1, 3, SIZE, SIZE]);
   let classCategories = classCategoryCache.get(runtime.labels);

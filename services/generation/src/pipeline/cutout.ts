@@ -564,18 +564,35 @@ function guideRadius(image: RgbImage): number {
   return Math.max(2, Math.round(Math.max(image.width, image.height) / 320));
 }
 
+/** How the cut-out's soft edge is coloured. */
+export interface CutoutOptions {
+  /**
+   * Frees the edge colours of the old background (`estimateForeground`), so no fringe shows on a new scene: what
+   * every rendered image needs. Analysis turns it off: its cut-out is only seen by the classifier at 224 px, where
+   * the ~2-px edge is under a pixel. Measured on the 43 photos of ../shared/photos: the same category and name
+   * accuracy either way (test set 31 and 22 of 36), ~60 ms less per analysis.
+   */
+  freeEdgeColours?: boolean;
+}
+
 /**
  * The cut-out from a matte over the whole photo (the segmenter's, or the seller's corrected one): the product's
- * crop with a margin for the soft edge, edge colours freed of the old background, solid pixels unchanged.
+ * crop with a margin for the soft edge, edge colours freed of the old background (unless `options` says not to),
+ * solid pixels unchanged.
  */
-export function cutoutFromMatte(image: RgbImage, matte: FloatPlane): ProductCutout {
+export function cutoutFromMatte(
+  image: RgbImage,
+  matte: FloatPlane,
+  { freeEdgeColours = true }: CutoutOptions = {},
+): ProductCutout {
   const found = boundsAbove(matte.data, matte.width, matte.height, 0.5);
   if (!found) return wholePhoto(image);
   const radius = guideRadius(image);
   // Edge colours are estimated over a wider region than is kept, so the old background around the edge is seen.
   const region = expand(found, edgeMargin(image), image.width, image.height);
   const regionAlpha = cropPlane(matte, region);
-  const rgb = estimateForeground(cropRgb(image, region), regionAlpha);
+  const photographed = cropRgb(image, region);
+  const rgb = freeEdgeColours ? estimateForeground(photographed, regionAlpha) : photographed;
   const tight = {
     left: found.left - region.left,
     top: found.top - region.top,
@@ -641,7 +658,8 @@ export function refineCutout(
   image: RgbImage,
   coarseMap: FloatPlane,
   closeUp?: CloseUp,
+  options?: CutoutOptions,
 ): { cutout: ProductCutout; matte: ProductMatte | undefined } {
   const matte = productMatte(image, coarseMap, closeUp);
-  return { cutout: matte ? cutoutFromMatte(image, matte.alpha) : wholePhoto(image), matte };
+  return { cutout: matte ? cutoutFromMatte(image, matte.alpha, options) : wholePhoto(image), matte };
 }

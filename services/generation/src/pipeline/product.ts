@@ -2,7 +2,7 @@ import type { RgbImage } from '../imaging/decode';
 import { asBuffer, pixelThread } from '../imaging/pixel-thread';
 import { segmentProduct } from '../imaging/segment';
 import type { InferenceModel } from '../models/runtime';
-import { closeUpRegion, grownCloseUp, type ProductCutout, type ProductMatte } from './cutout';
+import { closeUpRegion, grownCloseUp, type CutoutOptions, type ProductCutout, type ProductMatte } from './cutout';
 
 export type { Box, ProductCutout, ProductMatte } from './cutout';
 
@@ -17,16 +17,21 @@ export interface SegmentedProduct {
  * 320², then, when the product fills little of the frame, a close-up of the product's region (its thin parts and
  * edges at a higher resolution); the pixel thread fuses the two, refines them by colour models, keeps every
  * significant product region, fills holes and snaps the edges to the photo's (guided filter), then frees the edge
- * colours of the old background. Solid product pixels are copied unchanged. The model runs on the inference thread.
+ * colours of the old background unless `options` says not to. Solid product pixels are copied unchanged. The model
+ * runs on the inference thread.
  */
-export async function cutOutProduct(model: InferenceModel, image: RgbImage): Promise<SegmentedProduct> {
+export async function cutOutProduct(
+  model: InferenceModel,
+  image: RgbImage,
+  options?: CutoutOptions,
+): Promise<SegmentedProduct> {
   const coarse = await segmentProduct(model, image);
   const region = closeUpRegion(coarse, image.width, image.height);
   let closeUp = region && { region, map: await segmentProduct(model, image, region) };
   // The product ran out of the close-up: one more look at a larger region.
   const grown = closeUp && grownCloseUp(closeUp, coarse, image.width, image.height);
   if (grown) closeUp = { region: grown, map: await segmentProduct(model, image, grown) };
-  const { cutout, matte } = await pixelThread.run('refineCutout', [image, coarse, closeUp]);
+  const { cutout, matte } = await pixelThread.run('refineCutout', [image, coarse, closeUp, options]);
   return { cutout: { ...cutout, rgba: asBuffer(cutout.rgba) }, matte };
 }
 
