@@ -1,11 +1,13 @@
 // npm run bench:bulk [-- --products N] [--mode embedded|distributed|both] [--max-minutes M]
 //
 // A batch of N products × 5 images (default 200 × 5 = 1000) end to end through the HTTP API: sign in, buy the
-// credits through the dev checkout, upload the zip, poll the job until it is done. Embedded mode: the platform
-// composed in one child process, exactly as `npm start` composes it. Distributed mode: auth, billing, the generation
-// API, two render workers, bulk and the gateway as separate processes from their builds, on real RabbitMQ (AMQP_URL,
-// a throwaway virtual host made with rabbitmqctl) and the embedded MongoDB and S3. Prints wall time, images per
-// second, the time to the first finished image and the peak RSS (VmHWM), CPU time and page faults of every process.
+// credits through the dev checkout, upload the zip, watch the job as the job page does (the whole job every 10 s; the
+// in-progress list every second times the end) until it is done. Embedded mode: the platform composed in one child
+// process, exactly as `npm start` composes it. Distributed mode: auth, billing, the generation API, two render
+// workers, bulk and the gateway as separate processes from their builds, on real RabbitMQ (AMQP_URL, a throwaway
+// virtual host made with rabbitmqctl) and the embedded MongoDB and S3. Prints wall time, images per
+// second, the time to the first finished image, how the machine's cores were spent (busy, idle, taken by the
+// hypervisor), and the peak RSS (VmHWM), CPU time and page faults of every process.
 // With --max-minutes, a run still going after M minutes stops there and prints the same figures for the images
 // finished by then.
 import { execFileSync, spawn } from 'node:child_process';
@@ -89,6 +91,33 @@ function usage(pid, images) {
       ? `, ${((cpu * 1000) / images).toFixed(0)} ms CPU and ${Math.round(pageFaults / images)} page faults per finished image`
       : '';
   return `peak RSS ${peakRssMb(pid)} MB, CPU ${cpu.toFixed(0)} s (kernel ${system.toFixed(0)} s)${perImage}`;
+}
+
+/** The machine's CPU time so far by kind, from /proc/stat's first line (ticks of all cores). */
+function machineTicks() {
+  try {
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync('/proc/stat', 'utf8')
+      .split('\n')[0]
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
+    return { busy: user + nice + system + irq + softirq, idle: idle + iowait, steal };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * How the cores were spent between two `machineTicks`: busy, idle, and taken by the hypervisor for other guests
+ * (steal), which slows a virtual machine's run without showing in any process's CPU time.
+ */
+function coreShares(before, after) {
+  if (!before || !after) return 'not known (no /proc/stat)';
+  const spent = Object.fromEntries(Object.keys(after).map((kind) => [kind, after[kind] - before[kind]]));
+  const total = spent.busy + spent.idle + spent.steal;
+  const share = (ticks) => `${Math.round((100 * ticks) / total)} %`;
+  return `${share(spent.busy)} busy, ${share(spent.idle)} idle, ${share(spent.steal)} taken by the hypervisor (steal)`;
 }
 
 function photos() {
@@ -194,6 +223,7 @@ async function runBatch(apiUrl, products, label) {
   const encoded = new Response(form);
   const body = Buffer.from(await encoded.arrayBuffer());
   const started = Date.now();
+  const ticksAtStart = machineTicks();
   const { bulk_job_uuid: job } = await json(`${apiUrl}/image-gen/bulk-zip`, {
     method: 'POST',
     headers: { ...auth, 'content-type': encoded.headers.get('content-type'), 'content-length': String(body.length) },
@@ -221,6 +251,7 @@ async function runBatch(apiUrl, products, label) {
     await delay(1000);
   }
   const wall = (Date.now() - started) / 1000;
+  const cores = coreShares(ticksAtStart, machineTicks());
   const last = await json(`${apiUrl}/image-gen/bulk-job/${job}`, { headers: auth });
   outcome ??= `job ${last.status}`;
   // Finished images: those whose fixes are all done (a job's thumbnails count the same way).
@@ -232,6 +263,7 @@ async function runBatch(apiUrl, products, label) {
   console.log(`  upload accepted after ${(accepted / 1000).toFixed(1)} s`);
   console.log(`  first finished image after ${firstImage === null ? '–' : (firstImage / 1000).toFixed(1)} s`);
   console.log(`  wall time ${wall.toFixed(1)} s, ${(images / wall).toFixed(2)} images/s`);
+  console.log(`  the machine's cores meanwhile: ${cores}`);
   return images;
 }
 

@@ -15,26 +15,15 @@ function estimateByWholePlanes(rgb: Uint8Array, alpha: FloatPlane, radii: readon
   const foreground = photo.map((channel) => channel.slice());
   const background = photo.map((channel) => channel.slice());
   for (const radius of radii) {
-    const weightF = boxMean(a, width, height, radius, 'repeat');
-    const weightB = boxMean(oneMinus, width, height, radius, 'repeat');
+    const blur = (plane: Float32Array) => boxMean(plane, width, height, radius, 'repeat');
+    const weightF = blur(a);
+    const weightB = blur(oneMinus);
     for (let c = 0; c < 3; c += 1) {
       const F = foreground[c]!;
       const B = background[c]!;
       const I = photo[c]!;
-      const blurF = boxMean(
-        F.map((value, k) => value * a[k]!),
-        width,
-        height,
-        radius,
-        'repeat',
-      );
-      const blurB = boxMean(
-        B.map((value, k) => value * oneMinus[k]!),
-        width,
-        height,
-        radius,
-        'repeat',
-      );
+      const blurF = blur(F.map((value, k) => value * a[k]!));
+      const blurB = blur(B.map((value, k) => value * oneMinus[k]!));
       for (let k = 0; k < n; k += 1) {
         const f = weightF[k]! > 1e-5 ? blurF[k]! / weightF[k]! : I[k]!;
         const b = weightB[k]! > 1e-5 ? blurB[k]! / weightB[k]! : I[k]!;
