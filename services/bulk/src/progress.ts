@@ -27,8 +27,12 @@ export class PacedRuns {
     const run = (async () => {
       // Always awaits (a microtask without a previous run), so the run is registered as waiting before it starts.
       await previous?.done.catch(() => undefined);
-      const wait = previous ? previous.startedAt + this.minIntervalMs - performance.now() : 0;
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      // A timer counts from the event loop's cached clock (whole milliseconds), so it may fire up to ~1 ms before
+      // the interval is over by performance.now(): wait again for what is left.
+      const left = () => (previous ? previous.startedAt + this.minIntervalMs - performance.now() : 0);
+      for (let wait = left(); wait > 0; wait = left()) {
+        await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait)));
+      }
       this.waiting.delete(key);
       const started = { startedAt: performance.now(), done: this.work(key) };
       this.last.set(key, started);
