@@ -1,5 +1,5 @@
 import { parseHex, type StyleRecipe } from '../domain/styles';
-import { asBuffer, pixelThread } from './pixel-thread';
+import { asBuffer, pixelThread, sharedBuffer } from './pixel-thread';
 
 /** Where the product goes on a square canvas of `size` pixels (all in pixels). */
 export interface Layout {
@@ -311,11 +311,14 @@ export async function renderScene(recipe: StyleRecipe, layout: Layout): Promise<
   return asBuffer(await pixelThread.run('paintScene', [recipe, layout]));
 }
 
-/** The per-pixel painting of a procedural look (pixel thread). */
+/**
+ * The per-pixel painting of a procedural look (pixel thread), in shared memory: it crosses to the main thread and
+ * back (the base and the finished image are composed over it) without a copy.
+ */
 export function paintScene(recipe: StyleRecipe, layout: Layout): Buffer {
   const { size } = layout;
   if (recipe.look === 'marketplace-white') return Buffer.alloc(size * size * 3, 255);
-  const out = Buffer.allocUnsafe(size * size * 3);
+  const out = sharedBuffer(size * size * 3);
   const inverse = 1 / size;
   const us = new Float64Array(size).map((_, x) => (x + 0.5) * inverse);
   const shape = shapeFor(recipe, layout, us);

@@ -1,6 +1,6 @@
 import type { InferenceModel } from '../models/runtime';
 import type { RgbImage } from './decode';
-import { pixelThread } from './pixel-thread';
+import { pixelThread, sharedBuffer } from './pixel-thread';
 
 export const SCALE = 4;
 
@@ -109,13 +109,16 @@ export function packTiles(
   });
 }
 
-/** The model's planar float output of a tile → the tile's core as interleaved 8-bit RGB. Runs on the pixel thread. */
+/**
+ * The model's planar float output of a tile → the tile's core as interleaved 8-bit RGB, in shared memory (the main
+ * thread reads it without a copy). Runs on the pixel thread.
+ */
 export function unpackTile(output: Float32Array, tile: Tile): Uint8Array {
   const ow = (tile.x1 - tile.x0) * SCALE;
   const outPlane = ow * (tile.y1 - tile.y0) * SCALE;
   const coreWidth = (tile.coreRight - tile.left) * SCALE;
   const coreHeight = (tile.coreBottom - tile.top) * SCALE;
-  const core = new Uint8Array(coreWidth * coreHeight * 3);
+  const core = sharedBuffer(coreWidth * coreHeight * 3);
   const offsetX = (tile.left - tile.x0) * SCALE;
   const offsetY = (tile.top - tile.y0) * SCALE;
   for (let y = 0, target = 0; y < coreHeight; y += 1) {
