@@ -7,11 +7,10 @@
 // workers, bulk and the gateway as separate processes from their builds, on real RabbitMQ (AMQP_URL, a throwaway
 // virtual host made with rabbitmqctl) and the embedded MongoDB and S3. Prints wall time, images per
 // second, the time to the first finished image, how the machine's cores were spent (busy, idle, taken by the
-// hypervisor), how fast the machine ran (a fixed reference work's CPU time, before, during and after), and the peak RSS
-// (VmHWM), CPU time and page faults of every process.
+// hypervisor), and the peak RSS (VmHWM), CPU time and page faults of every process.
 // With --max-minutes, a run still going after M minutes stops there and prints the same figures for the images
 // finished by then.
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
@@ -19,17 +18,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
-import { promisify } from 'node:util';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const { freePort } = require('@productgen/service-kit/local-ports');
-const execFileAsync = promisify(execFile);
 const IMAGES_PER_PRODUCT = 5;
 /** How often the job page asks for the job (mfe-create's JOB_POLL_INTERVAL_MS). */
 const JOB_PAGE_POLL_MS = 10_000;
-/** How often the machine's speed is sampled during a batch (a sample costs ~0.2–0.5 s of one core: ~1 % of the machine). */
-const REFERENCE_EVERY_MS = 20_000;
 const PHOTOS = path.resolve(root, '../shared/photos/test');
 /** --max-minutes: a batch still running after this long is stopped and reported as far as it got. */
 let maxMinutes = Infinity;
@@ -123,60 +118,6 @@ function coreShares(before, after) {
   const total = spent.busy + spent.idle + spent.steal;
   const share = (ticks) => `${Math.round((100 * ticks) / total)} %`;
   return `${share(spent.busy)} busy, ${share(spent.idle)} idle, ${share(spent.steal)} taken by the hypervisor (steal)`;
-}
-
-/**
- * The reference work, run in a fresh Node process each time so nothing this process did changes how V8 compiles it
- * (one detached ArrayBuffer, which `Response.arrayBuffer()` makes, already slows typed-array loops ~1.8×): a fixed
- * JavaScript pass over 1 MiB, like the renderer's per-pixel loops, four times; it prints the CPU time (Linux schedstat,
- * not the wall time, so it can run while the batch keeps both cores busy) of the faster of the last two, when the
- * JIT has compiled it.
- */
-const REFERENCE_WORK = `
-const bytes = Uint8Array.from({ length: 1 << 20 }, (_, k) => (Math.imul(k, 2654435761) >>> 24) & 255);
-const cpuMs = () => Number(require('fs').readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6;
-const times = [];
-for (let run = 0; run < 4; run += 1) {
-  const before = cpuMs();
-  let sum = 0;
-  for (let pass = 0; pass < 24; pass += 1)
-    for (let k = 1; k < bytes.length; k += 1) sum = (sum + ((bytes[k] * 3 + bytes[k - 1]) >> 2)) | 0;
-  if (sum === 0.5) throw new Error('unreachable: the sum keeps the pass from being optimised away');
-  times.push(cpuMs() - before);
-}
-console.log(Math.min(...times.slice(2)));
-`;
-
-/**
- * How fast this machine runs right now, in ms of CPU for the reference work (lower is faster); null without Linux's
- * schedstat. A virtual machine's speed drifts (the same batch took 1.2–1.5× the CPU an hour apart), so every run says
- * how fast the machine was before, during and after it. The child runs beside this process's event loop, which in
- * distributed mode serves MongoDB and S3.
- */
-async function referenceWorkMs() {
-  try {
-    const { stdout } = await execFileAsync(process.execPath, ['-e', REFERENCE_WORK], { encoding: 'utf8' });
-    return Number(stdout.trim());
-  } catch {
-    return null;
-  }
-}
-
-/** `count` reference samples, one after the other. */
-async function referenceSamples(count) {
-  const samples = [];
-  for (let sample = 0; sample < count; sample += 1) samples.push(await referenceWorkMs());
-  return samples;
-}
-
-/** Median of a list of numbers. */
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-/** "median M ms (L–H ms over N samples)" of reference work times. */
-function speedSummary(samples) {
-  const rounded = samples.filter((sample) => sample !== null).map(Math.round);
-  if (rounded.length === 0) return 'not known (no /proc/thread-self/schedstat)';
-  return `${median(rounded)} ms (${Math.min(...rounded)}–${Math.max(...rounded)} ms over ${rounded.length} samples)`;
 }
 
 function photos() {
@@ -281,10 +222,6 @@ async function runBatch(apiUrl, products, label) {
   form.append('numGenerates', String(IMAGES_PER_PRODUCT));
   const encoded = new Response(form);
   const body = Buffer.from(await encoded.arrayBuffer());
-  // The machine's speed before, during (every REFERENCE_EVERY_MS, one sample at a time) and after the batch.
-  const speed = { before: await referenceSamples(3), during: [], after: [] };
-  let sampling = Promise.resolve();
-  let nextReference = 0;
   const started = Date.now();
   const ticksAtStart = machineTicks();
   const { bulk_job_uuid: job } = await json(`${apiUrl}/image-gen/bulk-zip`, {
@@ -307,10 +244,6 @@ async function runBatch(apiUrl, products, label) {
     const running = jobs.find((listed) => listed.bulk_job_uuid === job);
     if (firstImage === null && (!running || running.thumbnails.length > 0)) firstImage = Date.now() - started;
     if (!running) break;
-    if (Date.now() >= nextReference) {
-      sampling = sampling.then(async () => speed.during.push(await referenceWorkMs()));
-      nextReference = Date.now() + REFERENCE_EVERY_MS;
-    }
     if (Date.now() - started > maxMinutes * 60_000) {
       outcome = `stopped after --max-minutes ${maxMinutes}, job ${running.status}, ${running.generations_done}/${running.generations_total} products done`;
       break;
@@ -319,8 +252,6 @@ async function runBatch(apiUrl, products, label) {
   }
   const wall = (Date.now() - started) / 1000;
   const cores = coreShares(ticksAtStart, machineTicks());
-  await sampling;
-  speed.after = await referenceSamples(3);
   const last = await json(`${apiUrl}/image-gen/bulk-job/${job}`, { headers: auth });
   outcome ??= `job ${last.status}`;
   // Finished images: those whose fixes are all done (a job's thumbnails count the same way).
@@ -333,9 +264,6 @@ async function runBatch(apiUrl, products, label) {
   console.log(`  first finished image after ${firstImage === null ? '–' : (firstImage / 1000).toFixed(1)} s`);
   console.log(`  wall time ${wall.toFixed(1)} s, ${(images / wall).toFixed(2)} images/s`);
   console.log(`  the machine's cores meanwhile: ${cores}`);
-  console.log(
-    `  the machine's speed, CPU time of a fixed reference work (lower is faster): before the batch ${speedSummary(speed.before)}, during ${speedSummary(speed.during)}, after ${speedSummary(speed.after)}`,
-  );
   return images;
 }
 
