@@ -26,7 +26,7 @@ parentPort.on('message', async ({ id, task, args }) => {
     // Copied, never handed over (no transfer list): the first ArrayBuffer this thread detaches makes V8 recompile
     // every typed-array loop here with a detached-buffer check on each access, for the life of the thread (measured
     // on the sharpen, scene and compose loops: 16–37 % slower). The copy is a memcpy of the few MB an answer holds
-    // (tiles, JPEGs, a scene); the large buffers (cut-outs, the detailed product) are shared memory, never copied.
+    // (tile inputs, JPEGs); the large buffers (cut-outs, scenes, tile cores, the detailed product) are shared memory.
     parentPort.postMessage({ id, ok: true, result });
   } catch (error) {
     // The message as the task said it (it may become an image's error), the stack for the logs.
