@@ -112,6 +112,9 @@ export class Stack {
       NODE_ENV: 'test',
       MODELS_DIR: SHARED_MODELS_DIR,
       INTERNAL_TIMEOUT_MS: '10000',
+      // Tests here sweep by calling `sweeper.sweep()`: a timed sweep of another service on the same database could
+      // take the very generation a test is about to sweep (a rare CI failure of the publish-sweep test).
+      SWEEP_INTERVAL_MS: '3600000',
       ...options.env,
     });
     const connection = await this.connect(options.dbName ?? 'generation');

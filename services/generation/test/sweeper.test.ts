@@ -62,7 +62,7 @@ async function stuckGeneration(
 beforeAll(async () => {
   await stack.start();
   // Two API replicas on one database and broker, no render worker, a sweep only when a test asks for it.
-  const env = { GENERATION_WORKER: 'off', SWEEP_INTERVAL_MS: '3600000', MAX_REQUEUES: '1' };
+  const env = { GENERATION_WORKER: 'off', MAX_REQUEUES: '1' };
   first = await stack.service({ env });
   second = await stack.service({ env });
   generations = first.connection.model<GenerationDocument>('Generation');
