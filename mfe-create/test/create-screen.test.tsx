@@ -419,10 +419,14 @@ describe('create screen: working and results', () => {
     expect(within(watermark).getByRole('link', { name: 'See packages' })).toHaveAttribute('href', '/pricing');
     const tip = screen.getByText(/add your website URL/);
     expect(within(tip).getByRole('link', { name: 'Settings' })).toHaveAttribute('href', '/settings');
-    await user.click(screen.getByRole('button', { name: 'Dismiss tip' }));
+    const authChecksBefore = requestsTo(requests, 'GET', '/auth/me').length;
+    // A plain click: user-event's own awaiting would let the refetch below answer outside act().
+    fireEvent.click(screen.getByRole('button', { name: 'Dismiss tip' }));
     expect(screen.queryByText(/add your website URL/)).not.toBeInTheDocument();
     await advance(0);
     expect(requestsTo(requests, 'POST', '/user/settings/close-tooltip')[0]?.json).toEqual({ name: 'enter_site_url' });
+    // Then the user is fetched again, for the flag the server has now cleared.
+    expect(requestsTo(requests, 'GET', '/auth/me')).toHaveLength(authChecksBefore + 1);
   });
 
   it('shows neither notice when the flags are off', async () => {

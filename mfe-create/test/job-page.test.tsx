@@ -70,6 +70,9 @@ describe('job page: loading and access', () => {
     renderJob({ [`GET ${JOB_PATH}`]: NEVER });
     expect(await screen.findByText('Loading job status...')).toBeInTheDocument();
     expect(screen.getByRole('heading', { level: 1, name: 'Batch Job' })).toBeInTheDocument();
+    // Still so once the session check has answered.
+    await loaded();
+    expect(screen.getByText('Loading job status...')).toBeInTheDocument();
   });
 
   it('says "Job not found." for an id the API does not know (or another user\'s)', async () => {
