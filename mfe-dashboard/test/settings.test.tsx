@@ -1,4 +1,4 @@
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { PlatformProvider, type PlatformClient } from '@productgen/platform-client';
@@ -69,10 +69,15 @@ describe('/settings', () => {
     const url = await screen.findByLabelText('Website URL');
     await user.clear(url);
     await user.type(url, 'https://new.example');
-    await user.click(screen.getByRole('button', { name: 'Save Settings' }));
+    const userFetches = () => requests.filter((request) => request.path === '/auth/me').length;
+    const fetchesBefore = userFetches();
+    // A plain click: user-event's own awaiting would let the user refetch after the save answer outside act().
+    fireEvent.click(screen.getByRole('button', { name: 'Save Settings' }));
 
     expect(await screen.findByText('Settings saved successfully!')).toBeInTheDocument();
     expect(requests.find((request) => request.method === 'POST')?.json).toEqual({ site_url: 'https://new.example' });
+    // Every app showing the user picks up the new settings: the user is fetched again.
+    expect(userFetches()).toBe(fetchesBefore + 1);
 
     act(() => jest.advanceTimersByTime(SAVED_MESSAGE_MS - 100));
     expect(screen.getByText('Settings saved successfully!')).toBeInTheDocument();
