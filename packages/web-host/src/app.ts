@@ -3,10 +3,11 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import compression from 'compression';
 import type { Express } from 'express';
+import { MFE_NAMES } from '@productgen/mf-shared/routes';
 import { createHttpApp, type Logger } from '@productgen/service-kit';
 import { trackingScriptsOf, type MicrofrontendHostConfig, type ShellHostConfig } from './config';
 import { setCacheHeaders } from './headers';
-import { readFileOrNull, servePageDocuments } from './page-documents';
+import { publishedFolder, readFileOrNull, servePageDocuments } from './page-documents';
 import { serveStaticFiles } from './static-files';
 
 /** The path a microfrontend version is served at, on its own host and through the shell host alike. */
@@ -22,6 +23,22 @@ const FORWARDED_HEADERS = [
   'cross-origin-resource-policy',
   'cross-origin-embedder-policy',
 ];
+
+/** A microfrontend's short name and a version as releases make them (scripts/mfe-release.mjs). */
+const SHORT_NAME = /^[a-z][a-z0-9-]*$/;
+const VERSION = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/;
+
+/** Whether `name` is a known microfrontend and `version` the one the registry currently publishes for it. */
+export function isPublishedVersion(registry: Record<string, string>, name: string, version: string): boolean {
+  if (!SHORT_NAME.test(name) || !VERSION.test(version)) return false;
+  const remote = `mfe_${name}`;
+  const entry = Object.hasOwn(registry, remote) ? registry[remote] : undefined;
+  return (
+    (MFE_NAMES as readonly string[]).includes(remote) &&
+    typeof entry === 'string' &&
+    publishedFolder(entry) === versionedPath(name, version)
+  );
+}
 
 /** One microfrontend version: its build under /mfe/<name>/<version>/, and nothing else. */
 export function createMicrofrontendHost(config: MicrofrontendHostConfig, logger: Logger): Express {
@@ -77,18 +94,26 @@ export function createShellHost(config: ShellHostConfig, logger: Logger): Expres
     res.json(registry);
   });
 
-  const upstreamOf = (name: string, version: string): string | undefined =>
-    config.MFE_UPSTREAMS?.[name] ??
-    config.MFE_UPSTREAM?.replaceAll('{name}', name).replaceAll('{version}', version.replaceAll('.', '-'));
+  // A name and version from the request go into an upstream URL only once they are exactly what the registry
+  // publishes: Express has decoded the path segments, so %23, %3A, %2F or %40 arrive as #, :, / or @ and would
+  // otherwise choose the host the shell host fetches from (and serves as HTML on the web origin).
+  const upstreamOf = async (name: string, version: string): Promise<string | undefined> => {
+    if (!isPublishedVersion(await readRegistry(), name, version)) return undefined;
+    return (
+      config.MFE_UPSTREAMS?.[name] ??
+      config.MFE_UPSTREAM?.replaceAll('{name}', name).replaceAll('{version}', version.replaceAll('.', '-'))
+    );
+  };
   if (config.MFE_UPSTREAMS || config.MFE_UPSTREAM) {
     app.get('/mfe/:name/:version/{*file}', async (req, res) => {
       const { name, version } = req.params;
-      const base = upstreamOf(name, version);
-      if (!base) {
+      const base = await upstreamOf(name, version);
+      const target = base ? new URL(req.originalUrl, base) : undefined;
+      // Dot segments in the rest of the path must not leave the version's folder either.
+      if (!target?.pathname.startsWith(versionedPath(name, version))) {
         res.status(404).type('text').send('Not Found');
         return;
       }
-      const target = new URL(req.originalUrl, base);
       try {
         const upstream = await fetch(target, { signal: AbortSignal.timeout(config.UPSTREAM_TIMEOUT_MS) });
         res.status(upstream.status);
@@ -118,7 +143,7 @@ export function createShellHost(config: ShellHostConfig, logger: Logger): Expres
       readRegistry,
       async readPublishedFile(urlPath) {
         const [, , name, version] = urlPath.split('/');
-        const base = name && version ? upstreamOf(name, version) : undefined;
+        const base = name && version ? await upstreamOf(name, version) : undefined;
         if (!base) return readFileOrNull(path.join(config.STATIC_DIR, path.posix.normalize(urlPath)));
         const upstream = await fetch(new URL(urlPath, base), {
           signal: AbortSignal.timeout(config.UPSTREAM_TIMEOUT_MS),

@@ -1,4 +1,4 @@
-export { createMicrofrontendHost, createShellHost, versionedPath } from './app';
+export { createMicrofrontendHost, createShellHost, isPublishedVersion, versionedPath } from './app';
 export { setCacheHeaders, setIsolationHeaders } from './headers';
 export { serveStaticFiles, type StaticFilesOptions } from './static-files';
 export {

@@ -68,7 +68,7 @@ export async function readFileOrNull(file: string): Promise<string | null> {
 }
 
 /** The URL path of a remote's published version (/mfe/<name>/<version>/), from its registry entry. */
-function publishedFolder(manifestUrl: string): string | null {
+export function publishedFolder(manifestUrl: string): string | null {
   const urlPath = path.posix.dirname(new URL(manifestUrl, 'http://web.invalid').pathname) + '/';
   return urlPath.startsWith('/mfe/') ? urlPath : null;
 }
