@@ -32,6 +32,7 @@ export { createHttpApp, type HttpApp, type HttpAppOptions } from './http-app';
 export { checkReadiness, type CheckOutcome, type ReadinessCheck, type ReadinessReport } from './health';
 export { REQUEST_ID_HEADER, assignRequestId, contextWithRequestId, currentRequestId } from './request-id';
 export { traceRequests } from './request-tracing';
+export { DEFAULT_DRAIN_TIMEOUT_MS, drainRequestBody, type DrainLimits } from './request-drain';
 export { createLifecycle, type Closer, type Lifecycle, type LifecycleOptions, type RunningServer } from './lifecycle';
 export {
   SpanKind,

@@ -12,6 +12,8 @@ import {
 import {
   AppError,
   checkReadiness,
+  DEFAULT_DRAIN_TIMEOUT_MS,
+  drainRequestBody,
   errorHandler,
   recordHttpMetrics,
   traceRequests,
@@ -132,9 +134,14 @@ function readBody(bodyLimits: BodyLimits): RequestHandler {
     const policy = bodyPolicy(state.route, bodyLimits);
     if (policy.kind === 'stream') {
       const declared = Number(req.headers['content-length']);
-      if (Number.isFinite(declared) && declared > policy.limit)
-        throw AppError.payloadTooLarge(payloadTooLargeMessage(policy.limit));
-      return next();
+      if (!Number.isFinite(declared) || declared <= policy.limit) return next();
+      // Refused before a byte is read: the body is read and discarded first (up to the limit once more), so a
+      // client that sends it all before reading gets the 413 rather than a reset connection.
+      const refusal = AppError.payloadTooLarge(payloadTooLargeMessage(policy.limit));
+      void drainRequestBody(req, res, { maxBytes: policy.limit, timeoutMs: DEFAULT_DRAIN_TIMEOUT_MS }).then(() =>
+        next(refusal),
+      );
+      return;
     }
     rawParser(policy.limit)(req, res, (error?: unknown) => {
       if (error) {

@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import busboy from 'busboy';
 import { Transform, type TransformCallback } from 'node:stream';
-import { AppError, type ObjectStore } from '@productgen/service-kit';
+import { AppError, DEFAULT_DRAIN_TIMEOUT_MS, drainRequestBody, type ObjectStore } from '@productgen/service-kit';
 import { zipTooLargeMessage } from '../domain/zip-rules';
 
 /** The one file part as multer would describe it, which is what the contracts' request schema checks. */
@@ -34,7 +34,9 @@ class ByteCap extends Transform {
 /**
  * Reads a multipart request with busboy and streams its `zipFile` part straight into the object store under `key`
  * (never whole in memory: the store's client cuts it into parts). Other parts are small text fields. The caller
- * removes the object when it refuses the upload.
+ * removes the object when it refuses the upload. A refusal found while the body is still arriving (too large, an
+ * unexpected part) is reported once the rest of the body has been read and discarded (up to `maxBytes` more), so the
+ * client can read the answer instead of a reset connection.
  */
 export function receiveZipUpload(
   req: Request,
@@ -58,8 +60,10 @@ export function receiveZipUpload(
       if (failed) return;
       failed = true;
       req.unpipe(parser);
-      req.resume();
-      reject(error);
+      const drain = req.res
+        ? drainRequestBody(req, req.res, { maxBytes: options.maxBytes, timeoutMs: DEFAULT_DRAIN_TIMEOUT_MS })
+        : Promise.resolve(false);
+      void drain.then(() => reject(error));
     };
 
     parser.on('field', (name, value) => {
@@ -72,6 +76,9 @@ export function receiveZipUpload(
         return;
       }
       const cap = new ByteCap(options.maxBytes);
+      // The cap can fail before the object store's client listens to it (it starts reading after its own awaits);
+      // an 'error' event nobody listens to would end the process.
+      cap.on('error', fail);
       stream.on('limit', () => cap.destroy(AppError.payloadTooLarge(zipTooLargeMessage(options.maxBytes))));
       stream.on('error', (error) => cap.destroy(error));
       stream.pipe(cap);
