@@ -4,6 +4,7 @@
 // version with the same function. tests/deploy checks that the committed files are what this produces.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { INSTALL_MODELS_COMMAND, modelsImage } from '../docker/models-image.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 export const versionOf = (workspace) =>
@@ -34,12 +35,17 @@ const serviceUrls = {
   BULK_URL: value('BULK_URL', 'http://bulk:8084'),
 };
 
-/** The generation image's fetch step fills the models volume (from the manifest's URLs, every sha256 checked). */
+/**
+ * The models come with the platform: an init container of the models image (docker/models.Dockerfile, tagged by the
+ * manifest's hash) copies them into the pod's volume, every sha256 checked, and the service mounts it read-only.
+ * Nothing is downloaded when a pod starts.
+ */
 const models = {
   initContainers: [
     {
       name: 'models-init',
-      command: ['node', 'services/generation/dist/models/fetch-cli.js'],
+      image: modelsImage(IMAGE_REGISTRY),
+      command: INSTALL_MODELS_COMMAND,
       env: [value('MODELS_DIR', '/models')],
       volumeMounts: [{ name: 'models', mountPath: '/models' }],
     },
@@ -91,6 +97,12 @@ export function backEndWorkloads() {
       command: ['node', 'services/generation/dist/worker.js'],
       port: METRICS_PORT,
       autoscaled: true,
+      // On SIGTERM a worker stops taking jobs and finishes the ones it holds (WORKER_PREFETCH, two). A 5-image
+      // generation renders in 2-12 s on two cores and slow nodes have been seen 2x slower; 5 minutes lets even a
+      // long batch item finish instead of being killed mid-render and rendered again by another worker.
+      terminationGracePeriodSeconds: 300,
+      // Scaling out on a backlog must not wait for a node that keeps the spread even: spreading is a preference.
+      spreadNodesStrictly: false,
       env: [...infraEnv, ...generationEnv],
       resources: { requests: { cpu: '1', memory: '1Gi' }, limits: { cpu: '2', memory: '2Gi' } },
       ...models,
@@ -277,11 +289,30 @@ export function renderWorkload(workload) {
           serviceAccountName: workload.name,
           automountServiceAccountToken: false,
           securityContext: podSecurity,
+          ...(workload.terminationGracePeriodSeconds
+            ? { terminationGracePeriodSeconds: workload.terminationGracePeriodSeconds }
+            : {}),
+          // Replicas on different nodes (a hard rule unless the workload says otherwise: one node's loss or drain
+          // never takes every pod), and on different zones where the nodes have zones (a preference: clusters
+          // without zone labels still schedule). Only the current ReplicaSet's pods count, so a rolling update is
+          // not held by the old ones.
+          topologySpreadConstraints: [
+            {
+              topologyKey: 'kubernetes.io/hostname',
+              whenUnsatisfiable: workload.spreadNodesStrictly === false ? 'ScheduleAnyway' : 'DoNotSchedule',
+            },
+            { topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway' },
+          ].map((constraint) => ({
+            maxSkew: 1,
+            ...constraint,
+            labelSelector: { matchLabels: selector },
+            matchLabelKeys: ['pod-template-hash'],
+          })),
           ...((workload.initContainers ?? []).length > 0
             ? {
                 initContainers: workload.initContainers.map((init) => ({
-                  ...init,
                   image: workload.image,
+                  ...init,
                   securityContext: hardening,
                   resources: { requests: { cpu: '50m', memory: '64Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
                   volumeMounts: [...init.volumeMounts, tmp],
