@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import matter from 'gray-matter';
 import { marked } from 'marked';
+import sanitizeHtml from 'sanitize-html';
 import { z } from 'zod';
 import { frontMatterSchema, type PageContent, type SiteRoute } from './schema';
 
@@ -29,6 +30,40 @@ function fillTokens(source: string, tokens: ContentTokens): string {
   );
 }
 
+/**
+ * What a page's Markdown may become: the elements Markdown itself writes (headings, paragraphs, lists, emphasis,
+ * links, images, quotes, code, tables), links to http(s) and mailto only, no attributes beyond those. The HTML goes
+ * into the prerendered page and through dangerouslySetInnerHTML on the web origin, so whoever edits content must
+ * not be able to run script there: raw HTML in the Markdown (script, iframe, style, event handlers, javascript:
+ * URLs) is dropped here, at build time, once for both places.
+ */
+const ARTICLE_HTML: sanitizeHtml.IOptions = {
+  allowedTags: [
+    ...['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote', 'ul', 'ol', 'li'],
+    ...['strong', 'em', 'del', 'code', 'pre', 'a', 'img'],
+    ...['table', 'thead', 'tbody', 'tr', 'th', 'td'],
+  ],
+  allowedAttributes: {
+    a: ['href', 'title'],
+    img: ['src', 'alt', 'title', 'width', 'height'],
+    ol: ['start'],
+    th: ['align'],
+    td: ['align'],
+  },
+  // marked marks a fenced block's language as class="language-…".
+  allowedClasses: { code: [/^language-[\w-]+$/] },
+  allowedSchemes: ['http', 'https', 'mailto'],
+  allowedSchemesAppliedToAttributes: ['href', 'src'],
+  allowProtocolRelative: false,
+  // Dropped with their content: what they hold is script, CSS or form state, never article text.
+  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'iframe', 'object', 'embed', 'template'],
+};
+
+/** A page's Markdown as HTML that is safe to put into the web origin's pages. */
+export function markdownToSafeHtml(markdown: string): string {
+  return sanitizeHtml(marked.parse(markdown, { async: false }), ARTICLE_HTML);
+}
+
 /** One content file: throws a ContentError naming the file and every broken rule. */
 export function compilePage(fileName: string, source: string, tokens: ContentTokens = DEFAULT_TOKENS): PageContent {
   let parsedFile: { data: unknown; content: string };
@@ -41,7 +76,7 @@ export function compilePage(fileName: string, source: string, tokens: ContentTok
   const { data, content } = parsedFile;
   const parsed = frontMatterSchema.safeParse(data);
   if (!parsed.success) throw new ContentError(`${fileName}:\n${describeIssues(parsed.error)}`);
-  const bodyHtml = marked.parse(content.trim(), { async: false });
+  const bodyHtml = markdownToSafeHtml(content.trim());
   if (parsed.data.kind === 'legal' && !bodyHtml) throw new ContentError(`${fileName}: a legal page needs its text`);
   return { ...parsed.data, slug: path.basename(fileName, '.md'), bodyHtml };
 }
