@@ -9,6 +9,7 @@ import {
   serveStaticFiles,
   setCacheHeaders,
   TOOL_PATHS,
+  webOriginHeaders,
 } from '@productgen/web-host';
 
 /**
@@ -102,6 +103,8 @@ export interface WebAppOptions {
 export function createWebApp(options: WebAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
+  // The same security headers (CSP with a per-answer nonce, framing, referrer, permissions) as distributed mode.
+  app.use(webOriginHeaders(options.runtimeConfig));
   // Brotli or gzip for every text answer (HTML, JavaScript, JSON); images are left as they are.
   app.use(compression());
 

@@ -8,6 +8,7 @@ import { createHttpApp, type Logger } from '@productgen/service-kit';
 import { trackingScriptsOf, type MicrofrontendHostConfig, type ShellHostConfig } from './config';
 import { setCacheHeaders } from './headers';
 import { publishedFolder, readFileOrNull, servePageDocuments } from './page-documents';
+import { webOriginHeaders } from './security-headers';
 import { serveStaticFiles } from './static-files';
 
 /** The path a microfrontend version is served at, on its own host and through the shell host alike. */
@@ -48,6 +49,9 @@ export function createMicrofrontendHost(config: MicrofrontendHostConfig, logger:
     logger,
     readiness: { build: () => access(indexFile) },
   });
+  // Its files reach browsers through the shell host, which sets its own headers; these hold if one is reached
+  // directly, and a worker script's CSP is the one of its own answer.
+  app.use(webOriginHeaders());
   // Brotli or gzip for every text answer (scripts, manifests, JSON); images are left as they are.
   app.use(compression());
   app.use(
@@ -72,8 +76,6 @@ export function createShellHost(config: ShellHostConfig, logger: Logger): Expres
     logger,
     readiness: { build: () => access(shellIndex), registry: () => access(config.REGISTRY_FILE) },
   });
-  // Brotli or gzip for every text answer (pages, scripts, JSON), as embedded mode's web origin does.
-  app.use(compression());
   const runtimeConfig = {
     apiBaseUrl: config.API_PUBLIC_URL,
     googleClientId: config.GOOGLE_CLIENT_ID,
@@ -81,6 +83,9 @@ export function createShellHost(config: ShellHostConfig, logger: Logger): Expres
     devIdentityProvider: config.DEV_IDENTITY_PROVIDER && config.NODE_ENV !== 'production',
     trackingScripts: trackingScriptsOf(config),
   };
+  app.use(webOriginHeaders(runtimeConfig));
+  // Brotli or gzip for every text answer (pages, scripts, JSON), as embedded mode's web origin does.
+  app.use(compression());
 
   app.get('/runtime-config.json', (_req, res) => {
     res.setHeader('Cache-Control', 'no-cache');

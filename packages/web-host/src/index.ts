@@ -1,6 +1,7 @@
 export { createMicrofrontendHost, createShellHost, isPublishedVersion, versionedPath } from './app';
 export { setCacheHeaders, setIsolationHeaders } from './headers';
 export { serveStaticFiles, type StaticFilesOptions } from './static-files';
+export { cspNonceOf, webOriginHeaders, type WebOriginSources } from './security-headers';
 export {
   createPageDocuments,
   servePageDocuments,

@@ -4,6 +4,7 @@ import type { Express, Response } from 'express';
 import { describePageHead, PAGE_JSON_LD_ID } from '@productgen/mf-shared/page-meta';
 import { CONTENT_ROUTED_REMOTES, findRoute, normalisePath, ROUTE_TABLE } from '@productgen/mf-shared/routes';
 import { setIsolationHeaders } from './headers';
+import { cspNonceOf } from './security-headers';
 
 /**
  * The HTML document of a page path, for both web origins (embedded mode's web server and distributed mode's shell
@@ -52,6 +53,8 @@ const EMPTY_MAIN = /<main id="?pg-main"?><\/main>/;
 export const PAGE_INTRO_ID = 'pg-page-intro';
 /** Stands for the app's published folder in its prerendered markup (see mfe-marketing site-data.ts). */
 const ASSET_BASE_TOKEN = /__MARKETING_BASE__\//g;
+/** The start of a script element (the build's minifier writes `<script>` and `<script src=…>`). */
+const SCRIPT_TAG = /<script(?=[\s>])/gi;
 
 function escapeHtml(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -110,10 +113,14 @@ export function createPageDocuments(sources: PageSources, productName: string) {
     return shell.replace(DEFAULT_HEAD_TAGS, '').replace(DEFAULT_TITLE, () => head);
   }
 
-  /** The page's document, or null while the shell is not built. */
-  async function render(pathname: string): Promise<PageDocument | null> {
-    const shell = await sources.readShellIndex();
-    if (shell === null) return null;
+  /**
+   * The page's document, or null while the shell is not built. `nonce` (the answer's CSP nonce) goes on the shell's
+   * own inline scripts only, before any page content is added, so nothing a page brings can borrow it.
+   */
+  async function render(pathname: string, nonce?: string): Promise<PageDocument | null> {
+    const template = await sources.readShellIndex();
+    if (template === null) return null;
+    const shell = nonce ? template.replace(SCRIPT_TAG, () => `<script nonce="${escapeHtml(nonce)}"`) : template;
     const pagePath = normalisePath(pathname);
     const apps = await contentApps();
     const siteUrl = apps[0]?.manifest.siteUrl ?? 'http://localhost';
@@ -188,7 +195,7 @@ export function servePageDocuments(app: Express, sources: PageSources, productNa
     // The free tools run threaded WASM inference, which needs a cross-origin isolated document.
     setIsolationHeaders(res, req.path, options.isolatedPaths);
     try {
-      const page = await pages.render(req.path);
+      const page = await pages.render(req.path, cspNonceOf(res));
       if (!page) {
         res.status(503).type('text').send(options.notBuiltMessage);
         return;
