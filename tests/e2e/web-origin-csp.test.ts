@@ -1,0 +1,126 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { collectPageProblems, launchBrowser, waitForReactElement } from '../support/browser';
+import { startPlatformProcess, type PlatformProcess } from '../support/platform-process';
+import { signInThroughDevDialog } from '../support/platform-ui';
+
+// The web origin's Content-Security-Policy in Chromium, on the platform as `npm start` runs it: every kind of
+// page (prerendered marketing pages, the shell's bootstrap, module federation remotes, the dev sign-in calling the
+// API, a tool page loading its model in a worker with WASM) works without one policy violation, while script
+// injected into a page (an inline script, an event-handler attribute) is refused.
+jest.setTimeout(300_000);
+
+/** What the page's init script records (the node project's types have no DOM). */
+interface ViolationGlobals {
+  e2eViolations: string[];
+  e2eInjectedRan?: boolean;
+  document: {
+    addEventListener(type: string, listener: (event: ViolationEvent) => void): void;
+    createElement(tag: string): { textContent: string; innerHTML: string };
+    body: { appendChild(node: unknown): void };
+  };
+}
+
+interface ViolationEvent {
+  effectiveDirective: string;
+  blockedURI: string;
+  sourceFile: string;
+}
+
+let dataDir: string;
+let platform: PlatformProcess;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let pageProblems: () => string[];
+
+/** Records every securitypolicyviolation event of every document the page opens. */
+function recordViolations(): void {
+  const globals = globalThis as unknown as ViolationGlobals;
+  globals.e2eViolations = [];
+  globals.document.addEventListener('securitypolicyviolation', (event) =>
+    globals.e2eViolations.push(`${event.effectiveDirective} blocked ${event.blockedURI} (${event.sourceFile})`),
+  );
+}
+
+function violations(): Promise<string[]> {
+  return page.evaluate(() => (globalThis as unknown as ViolationGlobals).e2eViolations);
+}
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(tmpdir(), 'productgen-e2e-csp-'));
+  platform = await startPlatformProcess({ dataDir, startTimeoutMs: 150_000 });
+  browser = await launchBrowser();
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.addInitScript(recordViolations);
+  page = await context.newPage();
+  // A visitor's current-user check is answered 401 on purpose (SPEC §7: /auth/me gives false on 401).
+  pageProblems = collectPageProblems(page, [{ url: `${platform.apiUrl}/auth/me`, status: 401 }]);
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await platform?.stop('SIGKILL');
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+test.each([
+  ['the landing page', '/', '#pg-app-mfe_marketing h1'],
+  ['a prerendered category page', '/fashion-product-photos', '#pg-app-mfe_marketing h1'],
+  ['the pricing page', '/pricing', '#pg-app-mfe_dashboard h1'],
+  ['a legal page', '/privacy', '#pg-app-mfe_marketing h1'],
+])('%s runs its apps with no policy violation', async (_name, pathname, appHeading) => {
+  const response = await page.goto(`${platform.webUrl}${pathname}`);
+  expect(response?.headers()['content-security-policy']).toMatch(/script-src 'self' 'nonce-/);
+  await waitForReactElement(page, appHeading);
+  expect(await violations()).toEqual([]);
+});
+
+test('signing in calls the API from the page with no policy violation', async () => {
+  await page.goto(`${platform.webUrl}/`);
+  await signInThroughDevDialog(page, { email: 'csp.check@example.com', givenName: 'Cora', familyName: 'Policy' });
+  await page
+    .locator('#pg-top-bar')
+    .getByRole('link', { name: /credits/ })
+    .waitFor();
+  expect(await violations()).toEqual([]);
+});
+
+test('a tool page loads its model in a worker and compiles WebAssembly with no policy violation', async () => {
+  await page.goto(`${platform.webUrl}/image-upscaler`);
+  const state = page.getByTestId('model-ready').or(page.getByRole('alert'));
+  await state.waitFor({ timeout: 240_000 });
+  expect(await state.innerText()).toContain('AI ready');
+  expect(await violations()).toEqual([]);
+});
+
+test('script injected into a page is refused and reported', async () => {
+  await page.goto(`${platform.webUrl}/privacy`);
+  await waitForReactElement(page, '#pg-app-mfe_marketing h1');
+  const ran = await page.evaluate(() => {
+    const globals = globalThis as unknown as ViolationGlobals;
+    const script = globals.document.createElement('script');
+    script.textContent = 'window.e2eInjectedRan = true;';
+    globals.document.body.appendChild(script);
+    const holder = globals.document.createElement('div');
+    holder.innerHTML = '<img src="data:," onerror="window.e2eInjectedRan = true">';
+    globals.document.body.appendChild(holder);
+    return new Promise<boolean>((resolve) => setTimeout(() => resolve(Boolean(globals.e2eInjectedRan)), 500));
+  });
+  expect(ran).toBe(false);
+  const refused = await violations();
+  expect(refused).toEqual(
+    expect.arrayContaining([
+      expect.stringMatching(/^script-src-elem blocked inline/),
+      expect.stringMatching(/^script-src-attr blocked inline/),
+    ]),
+  );
+});
+
+test('no console error and no uncaught exception besides the refused injection', () => {
+  const unexpected = pageProblems().filter((problem) => !/Executing inline (script|event handler)/.test(problem));
+  expect(unexpected).toEqual([]);
+});
