@@ -35,6 +35,8 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 let pageProblems: () => string[];
+/** Chromium's console messages about the security headers themselves (a malformed directive, an unknown feature). */
+const headerMessages: string[] = [];
 
 /** Records every securitypolicyviolation event of every document the page opens. */
 function recordViolations(): void {
@@ -58,6 +60,11 @@ beforeAll(async () => {
   page = await context.newPage();
   // A visitor's current-user check is answered 401 on purpose (SPEC §7: /auth/me gives false on 401).
   pageProblems = collectPageProblems(page, [{ url: `${platform.apiUrl}/auth/me`, status: 401 }]);
+  page.on('console', (message) => {
+    if (/Content.Security.Policy|Permissions-Policy|X-Frame-Options|Referrer.Policy/i.test(message.text())) {
+      headerMessages.push(`${message.type()}: ${message.text()}`);
+    }
+  });
 });
 
 afterAll(async () => {
@@ -123,4 +130,6 @@ test('script injected into a page is refused and reported', async () => {
 test('no console error and no uncaught exception besides the refused injection', () => {
   const unexpected = pageProblems().filter((problem) => !/Executing inline (script|event handler)/.test(problem));
   expect(unexpected).toEqual([]);
+  // The browser understood every header: only the refused injection is mentioned.
+  expect(headerMessages.filter((message) => !/Executing inline (script|event handler)/.test(message))).toEqual([]);
 });
