@@ -111,8 +111,17 @@ export function modelRules(services) {
     if ((service.command ?? []).some((part) => MODEL_DOWNLOADER.test(part))) {
       problems.push(`/services/${name}: downloads the models when it starts`);
     }
+    // The container that fills the volume: its image must be the one built from this manifest.
+    if (/\/models[:@]/.test(service.image ?? '')) {
+      if (!isModelsImage(service.image)) {
+        problems.push(
+          `/services/${name}: copies the models of ${service.image}, not of this manifest (models:${modelsImageTag()})`,
+        );
+      }
+      continue;
+    }
     const modelsDir = service.environment?.MODELS_DIR;
-    if (!modelsDir || isModelsImage(service.image)) continue;
+    if (!modelsDir) continue;
     const volume = volumeAt(service, modelsDir);
     if (!volume) {
       problems.push(`/services/${name}: MODELS_DIR ${modelsDir} is no volume, so the models would have to be fetched`);

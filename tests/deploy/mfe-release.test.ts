@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import YAML from 'yaml';
 
 // scripts/mfe-release.mjs without a cluster: the manifests of a published version pass the same offline checks as
 // the overlays, and switch / roll back change exactly one registry entry (here in a registry file, as compose and
@@ -31,8 +32,15 @@ test('a published version is its own restricted workload that passes the Kuberne
   expect(published.status).toBe(0);
   expect(published.stdout).toContain('name: mfe-create-v0-2-0');
   expect(published.stdout).toContain('image: registry.example/mfe-create:0.2.0');
+  // The script applies them with `kubectl --namespace productgen` (its default); the rules want every object's
+  // namespace, so it is written in as that apply sets it.
+  const inNamespace = YAML.parseAllDocuments(published.stdout).map((document) => {
+    const object = document.toJS() as { metadata: Record<string, unknown> };
+    object.metadata.namespace = 'productgen';
+    return YAML.stringify(object, { schema: 'yaml-1.1' });
+  });
   const file = path.join(scratch, 'published.yaml');
-  writeFileSync(file, published.stdout);
+  writeFileSync(file, inNamespace.join('---\n'));
   const checked = run('deploy/validate.mjs', 'kubernetes', file);
   expect(checked.stdout).toContain('4 checked, 0 problems');
   expect(checked.status).toBe(0);

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
@@ -14,9 +14,12 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-function validate(...args: string[]): { status: number | null; output: string } {
+function validate(...args: string[]): { status: number | null; output: string; problems: string[] } {
   const result = spawnSync('node', [validator, ...args], { cwd: root, encoding: 'utf8' });
-  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+  const output = `${result.stdout}${result.stderr}`;
+  // Every line but the per-target summary ("<target>: N checked, N problems") is one problem.
+  const problems = output.split('\n').filter((line) => line !== '' && !/: \d+ checked, \d+ problems$/.test(line));
+  return { status: result.status, output, problems };
 }
 
 function writeScratch(name: string, text: string): string {
@@ -28,12 +31,26 @@ function writeScratch(name: string, text: string): string {
 /** A rendered object, loosely typed: the tests reach into it to plant one mistake. */
 interface Manifest {
   kind: string;
-  metadata: { name: string };
-  spec: Record<string, unknown>;
+  metadata: {
+    name: string;
+    namespace?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+  };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a planted mistake may go anywhere in a spec
+  spec: Record<string, any>;
   data?: Record<string, string>;
 }
+interface Container {
+  name: string;
+  image: string;
+  command?: string[];
+  env?: Array<{ name: string; value?: string }>;
+  volumeMounts?: Array<{ name: string; mountPath: string; readOnly?: boolean }>;
+  securityContext: Record<string, unknown>;
+}
 interface PodSpecHolder {
-  template: { spec: { containers: Array<{ securityContext: Record<string, unknown> }> } };
+  template: { spec: { containers: Container[]; initContainers?: Container[] } };
 }
 
 function renderOverlay(overlay: string): Manifest[] {
@@ -48,10 +65,16 @@ const find = (objects: Manifest[], kind: string, name: string): Manifest => {
   if (!object) throw new Error(`${kind}/${name} is not in the rendered overlay`);
   return object;
 };
+const podOf = (objects: Manifest[], kind: string, name: string) =>
+  (find(objects, kind, name).spec as unknown as PodSpecHolder).template.spec;
 /** The first container of a Deployment's or Job's pod template. */
-const firstContainer = (objects: Manifest[], kind: string, name: string) =>
-  (find(objects, kind, name).spec as unknown as PodSpecHolder).template.spec.containers[0]!;
-const asYaml = (objects: Manifest[]) => objects.map((object) => YAML.stringify(object)).join('---\n');
+const firstContainer = (objects: Manifest[], kind: string, name: string) => podOf(objects, kind, name).containers[0]!;
+/** As a YAML 1.1 aware writer puts it (strings such as 'off' quoted), so only the planted mistake is wrong. */
+const asYaml = (objects: Manifest[], options: YAML.SchemaOptions = { schema: 'yaml-1.1' }) =>
+  objects.map((object) => YAML.stringify(object, options)).join('---\n');
+/** Validates the objects as one rendered release. */
+const validateObjects = (name: string, objects: Manifest[], ...options: string[]) =>
+  validate('kubernetes', writeScratch(name, asYaml(objects)), ...options);
 
 describe('Kubernetes manifests', () => {
   test.each(['dev', 'prod'])('the %s overlay renders and every object passes the schemas and rules', (overlay) => {
@@ -136,8 +159,282 @@ describe('Kubernetes manifests', () => {
   });
 });
 
+describe('Kubernetes: namespaces and the README deploy steps', () => {
+  const readme = () => readFileSync(path.join(root, 'README.md'), 'utf8');
+
+  test('an object without a namespace is reported', () => {
+    const objects = renderOverlay('dev');
+    delete find(objects, 'Deployment', 'mongo').metadata.namespace;
+    const { status, problems } = validateObjects('no-namespace.yaml', objects);
+    expect(problems).toEqual(["Deployment/mongo: has no namespace, so it lands in the kubectl context's namespace"]);
+    expect(status).toBe(1);
+  });
+
+  test('an object in another namespace than the README deploys into is reported', () => {
+    const objects = renderOverlay('dev');
+    find(objects, 'ConfigMap', 'web-registry').metadata.namespace = 'default';
+    const { status, problems } = validateObjects('other-namespace.yaml', objects);
+    expect(problems).toEqual([
+      "ConfigMap/web-registry: in namespace default, but the README's commands use productgen",
+    ]);
+    expect(status).toBe(1);
+  });
+
+  test('an infrastructure Service the infrastructure step does not select leaves the jobs without it', () => {
+    const objects = renderOverlay('dev');
+    delete find(objects, 'Service', 'mongo').metadata.labels!['productgen.io/tier'];
+    const { status, problems } = validateObjects('unlabelled-service.yaml', objects);
+    expect(problems).toContain(
+      'README step "kubectl apply -k $OVERLAY -l productgen.io/tier=job" applies Job/migrate-auth, which connects to ' +
+        'Service/mongo, before any step applies Service/mongo',
+    );
+    expect(problems.every((problem) => problem.includes('before any step applies Service/mongo'))).toBe(true);
+    expect(status).toBe(1);
+  });
+
+  test('a README that applies the services before waiting for their migrations is reported', () => {
+    const file = writeScratch(
+      'README-no-wait.md',
+      readme().replace(/^ *kubectl -n productgen wait --for=condition=complete job -l .*\n/m, ''),
+    );
+    const { status, problems } = validate('kubernetes', 'k8s/overlays/prod', `--readme=${file}`);
+    expect(problems).toContain(
+      'README step "kubectl apply -k $OVERLAY" applies Deployment/billing before its migration Job/migrate-billing ' +
+        'was applied and waited for',
+    );
+    expect(problems).toHaveLength(5); // auth, billing, generation and its render worker, bulk
+    expect(status).toBe(1);
+  });
+
+  test('a README whose secret lacks a key the release reads is reported', () => {
+    const file = writeScratch('README-secret.md', readme().replace(' --from-literal=RABBITMQ_PASSWORD=…', ''));
+    const { status, problems } = validate('kubernetes', 'k8s/overlays/dev', `--readme=${file}`);
+    expect(problems).toEqual([
+      "the README's secret productgen-infra has no RABBITMQ_PASSWORD, which the release reads",
+    ]);
+    expect(status).toBe(1);
+  });
+});
+
+describe('Kubernetes: the Ingress in front of the gateway', () => {
+  const apiIngress = (objects: Manifest[]) => find(objects, 'Ingress', 'productgen-api').metadata.annotations!;
+
+  test("without a body size, ingress-nginx's 1 MiB refuses the gateway's uploads", () => {
+    const objects = renderOverlay('prod');
+    delete apiIngress(objects)['nginx.ingress.kubernetes.io/proxy-body-size'];
+    const { status, problems } = validateObjects('body-size.yaml', objects);
+    expect(problems).toEqual([
+      "Ingress/productgen-api (to the gateway): proxy-body-size 1m is below the gateway's largest body, 257 MiB " +
+        '(UPLOAD_BODY_LIMIT_BYTES): such uploads are refused with 413',
+    ]);
+    expect(status).toBe(1);
+  });
+
+  test("the limit is the gateway's own: raising its upload cap on the Deployment needs a larger Ingress", () => {
+    const objects = renderOverlay('prod');
+    firstContainer(objects, 'Deployment', 'gateway').env!.push({
+      name: 'UPLOAD_BODY_LIMIT_BYTES',
+      value: String(300 * 1024 * 1024),
+    });
+    const { status, problems } = validateObjects('raised-cap.yaml', objects);
+    expect(problems).toEqual([
+      "Ingress/productgen-api (to the gateway): proxy-body-size 257m is below the gateway's largest body, 300 MiB " +
+        '(UPLOAD_BODY_LIMIT_BYTES): such uploads are refused with 413',
+    ]);
+    expect(status).toBe(1);
+  });
+
+  test("a read timeout shorter than the gateway's upload wait is reported", () => {
+    const objects = renderOverlay('prod');
+    apiIngress(objects)['nginx.ingress.kubernetes.io/proxy-read-timeout'] = '60';
+    const { status, problems } = validateObjects('timeout.yaml', objects);
+    expect(problems).toEqual([
+      "Ingress/productgen-api (to the gateway): proxy-read-timeout 60 s does not outlast the gateway's upload wait, " +
+        '600 s (UPSTREAM_UPLOAD_TIMEOUT_MS): long uploads are cut with 504',
+    ]);
+    expect(status).toBe(1);
+  });
+
+  test('request buffering left on is reported', () => {
+    const objects = renderOverlay('prod');
+    delete apiIngress(objects)['nginx.ingress.kubernetes.io/proxy-request-buffering'];
+    const { status, problems } = validateObjects('buffering.yaml', objects);
+    expect(problems).toEqual([
+      'Ingress/productgen-api (to the gateway): proxy-request-buffering must be "off", so uploads stream to the gateway',
+    ]);
+    expect(status).toBe(1);
+  });
+});
+
+describe('Kubernetes: KEDA', () => {
+  const trigger = (objects: Manifest[]) => find(objects, 'ScaledObject', 'generation-worker').spec.triggers[0];
+
+  test("a short host name is resolved in KEDA's namespace and is reported", () => {
+    const objects = renderOverlay('dev');
+    trigger(objects).metadata.host = 'http://rabbitmq:15672/';
+    const { status, problems } = validateObjects('keda-short-host.yaml', objects);
+    expect(problems).toEqual([
+      'ScaledObject/generation-worker trigger rabbitmq: host "rabbitmq" is resolved in KEDA\'s namespace, not this ' +
+        'one: use rabbitmq.productgen.svc.cluster.local',
+    ]);
+    expect(status).toBe(1);
+  });
+
+  test('queue length over AMQP (ready messages only) is reported', () => {
+    const objects = renderOverlay('dev');
+    trigger(objects).metadata.protocol = 'amqp';
+    const { status, problems } = validateObjects('keda-amqp.yaml', objects);
+    expect(problems).toEqual([
+      'ScaledObject/generation-worker trigger rabbitmq: QueueLength over AMQP (or without unacknowledged messages) ' +
+        'counts only waiting jobs, not the ones being rendered: use protocol http (the management API)',
+    ]);
+    expect(status).toBe(1);
+  });
+
+  test('a broker whose policies keep the keda namespace out is reported', () => {
+    const objects = renderOverlay('dev').filter(
+      (object) => !(object.kind === 'NetworkPolicy' && object.metadata.name === 'rabbitmq-management-from-keda'),
+    );
+    const { status, problems } = validateObjects('keda-policy.yaml', objects);
+    expect(problems).toEqual([
+      'ScaledObject/generation-worker trigger rabbitmq: the NetworkPolicies of Deployment/rabbitmq do not admit the ' +
+        'keda namespace on port management, so KEDA cannot read the queue',
+    ]);
+    expect(status).toBe(1);
+  });
+
+  test('a ScaledObject without a fallback is reported', () => {
+    const objects = renderOverlay('prod');
+    delete find(objects, 'ScaledObject', 'generation-worker').spec.fallback;
+    const { status, problems } = validateObjects('keda-fallback.yaml', objects);
+    expect(problems).toEqual([
+      'ScaledObject/generation-worker: no fallback, so a broker KEDA cannot reach freezes the replica count',
+    ]);
+    expect(status).toBe(1);
+  });
+});
+
+describe('Kubernetes: spreading and egress', () => {
+  test('a Deployment that may run several pods without spreading them over nodes is reported', () => {
+    const objects = renderOverlay('prod');
+    delete podOf(objects, 'Deployment', 'gateway').topologySpreadConstraints;
+    const { status, problems } = validateObjects('spread.yaml', objects);
+    expect(problems).toEqual([
+      'Deployment/gateway: may run 6 pods but has no topologySpreadConstraint over kubernetes.io/hostname selecting them',
+    ]);
+    expect(status).toBe(1);
+  });
+
+  test('DNS allowed only to kube-system is reported for every pod with restricted egress', () => {
+    const objects = renderOverlay('prod');
+    const egress = find(objects, 'NetworkPolicy', 'dns-and-telemetry-egress').spec.egress;
+    egress[0].to = [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'kube-system' } } }];
+    const { status, problems } = validateObjects('dns.yaml', objects);
+    expect(problems).toContain(
+      'Deployment/gateway: DNS (port 53/UDP) is not allowed to any address, so NodeLocal DNS breaks it',
+    );
+    expect(problems).toContain(
+      'Deployment/mfe-tools-v0-1-0: DNS (port 53/TCP) is not allowed to any address (large answers use TCP)',
+    );
+    expect(problems.every((problem) => problem.includes('DNS'))).toBe(true);
+    expect(status).toBe(1);
+  });
+
+  test('restricted egress without the OTLP collector is reported', () => {
+    const objects = renderOverlay('prod');
+    find(objects, 'NetworkPolicy', 'dns-and-telemetry-egress').spec.egress.splice(1, 1);
+    const { status, problems } = validateObjects('otlp.yaml', objects);
+    expect(problems).toContain(
+      'Deployment/shell: no egress to an OTLP collector (port 4318), so its spans are never exported',
+    );
+    expect(problems.every((problem) => problem.includes('OTLP'))).toBe(true);
+    expect(status).toBe(1);
+  });
+});
+
+describe('Kubernetes: models', () => {
+  test('a pod that downloads its models at start is reported', () => {
+    const objects = renderOverlay('prod');
+    const init = podOf(objects, 'Deployment', 'generation-worker').initContainers![0]!;
+    init.image = firstContainer(objects, 'Deployment', 'generation-worker').image;
+    init.command = ['node', 'services/generation/dist/models/fetch-cli.js'];
+    const { status, problems } = validateObjects('models-download.yaml', objects);
+    expect(problems).toEqual([
+      'Deployment/generation-worker container models-init: downloads the models when the pod starts',
+      expect.stringMatching(
+        /^Deployment\/generation-worker container generation-worker: no init container of the models image \(models:sha-[0-9a-f]{16}, built from models\/manifest.json\) fills its models volume "models"$/,
+      ),
+    ]);
+    expect(status).toBe(1);
+  });
+
+  test('a models image of another manifest is reported', () => {
+    const objects = renderOverlay('prod');
+    podOf(objects, 'Deployment', 'generation').initContainers![0]!.image = 'productgen/models:sha-0123456789abcdef';
+    const { status, problems } = validateObjects('models-stale.yaml', objects);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^Deployment\/generation container generation: no init container of the models image/);
+    expect(status).toBe(1);
+  });
+
+  test('a writable models volume is reported', () => {
+    const objects = renderOverlay('prod');
+    const mount = firstContainer(objects, 'Deployment', 'generation').volumeMounts!.find(
+      (entry) => entry.name === 'models',
+    )!;
+    delete mount.readOnly;
+    const { status, problems } = validateObjects('models-writable.yaml', objects);
+    expect(problems).toEqual([
+      'Deployment/generation container generation: the models volume must be mounted read-only',
+    ]);
+    expect(status).toBe(1);
+  });
+});
+
+describe('YAML 1.1 booleans', () => {
+  test('every unquoted off in a rendered release is reported with its line', () => {
+    const objects = renderOverlay('prod');
+    // A YAML 1.2 writer leaves strings such as off unquoted: GENERATION_WORKER and the Ingress's request buffering.
+    const file = writeScratch('yaml11.yaml', asYaml(objects, {}));
+    const { status, problems } = validate('kubernetes', file);
+    expect(problems).toHaveLength(2);
+    const lines = readFileSync(file, 'utf8').split('\n');
+    for (const problem of problems) {
+      const match =
+        /yaml11\.yaml:(\d+): off is unquoted, and a YAML 1\.1 reader takes it for a boolean: write 'off'$/.exec(
+          problem,
+        );
+      expect(match).not.toBeNull();
+      expect(lines[Number(match![1]) - 1]).toMatch(/(value|proxy-request-buffering): off$/);
+    }
+    expect(status).toBe(1);
+  });
+
+  test("an unquoted off in a kustomization's source file is reported, though kustomize's output quotes it", () => {
+    const copy = mkdtempSync(path.join(scratch, 'k8s-'));
+    cpSync(path.join(root, 'k8s'), copy, { recursive: true });
+    const generation = path.join(copy, 'base', 'workloads', 'generation.yaml');
+    writeFileSync(generation, readFileSync(generation, 'utf8').replace("value: 'off'", 'value: off'));
+    const { status, problems } = validate('kubernetes', path.join(copy, 'overlays', 'prod'));
+    expect(problems).toEqual([
+      expect.stringMatching(/base\/workloads\/generation\.yaml:\d+: off is unquoted, and a YAML 1\.1 reader/),
+    ]);
+    expect(status).toBe(1);
+  });
+
+  test('an unquoted off in the compose file is reported', () => {
+    const text = readFileSync(path.join(root, 'docker-compose.yml'), 'utf8');
+    expect(text).toContain("GENERATION_WORKER: 'off'");
+    const file = writeScratch('yaml11-compose.yml', text.replace("GENERATION_WORKER: 'off'", 'GENERATION_WORKER: off'));
+    const { status, problems } = validate('compose', file);
+    expect(problems).toEqual([expect.stringMatching(/yaml11-compose\.yml:\d+: off is unquoted/)]);
+    expect(status).toBe(1);
+  });
+});
+
 describe('docker compose', () => {
   const compose = () => YAML.parse(readFileSync(path.join(root, 'docker-compose.yml'), 'utf8'), { merge: true });
+  const composeYaml = (document: unknown) => YAML.stringify(document, { schema: 'yaml-1.1' });
 
   test('the compose file passes the compose specification schema and the rules', () => {
     const { status, output } = validate('compose', 'docker-compose.yml');
@@ -148,7 +445,7 @@ describe('docker compose', () => {
   test('a port list written as a number fails the schema', () => {
     const document = compose();
     document.services.gateway.ports = 8080;
-    const { status, output } = validate('compose', writeScratch('ports.yml', YAML.stringify(document)));
+    const { status, output } = validate('compose', writeScratch('ports.yml', composeYaml(document)));
     expect(output).toContain('/services/gateway/ports');
     expect(status).toBe(1);
   });
@@ -156,7 +453,7 @@ describe('docker compose', () => {
   test('a service using MongoDB that does not wait for its migration breaks the rules', () => {
     const document = compose();
     delete document.services.billing.depends_on['billing-migrate'];
-    const { status, output } = validate('compose', writeScratch('migration.yml', YAML.stringify(document)));
+    const { status, output } = validate('compose', writeScratch('migration.yml', composeYaml(document)));
     expect(output).toContain('/services/billing: uses MongoDB but does not wait for its migration');
     expect(status).toBe(1);
   });
@@ -164,8 +461,95 @@ describe('docker compose', () => {
   test('waiting for a service without a healthcheck breaks the rules', () => {
     const document = compose();
     delete document.services.billing.healthcheck;
-    const { status, output } = validate('compose', writeScratch('health.yml', YAML.stringify(document)));
+    const { status, output } = validate('compose', writeScratch('health.yml', composeYaml(document)));
     expect(output).toContain('waits for "billing" to be healthy, which has no healthcheck');
+    expect(status).toBe(1);
+  });
+
+  test('a container without a memory limit is reported', () => {
+    const document = compose();
+    delete document.services.billing.mem_limit;
+    const { status, problems } = validate('compose', writeScratch('memory.yml', composeYaml(document)));
+    expect(problems).toEqual(['/services/billing: no memory limit (mem_limit or deploy.resources.limits.memory)']);
+    expect(status).toBe(1);
+  });
+
+  test('a container whose logs are not rotated is reported', () => {
+    const document = compose();
+    document.services.mongo.logging = { driver: 'json-file' };
+    const { status, problems } = validate('compose', writeScratch('logging.yml', composeYaml(document)));
+    expect(problems).toEqual(['/services/mongo: logs are not rotated (logging: json-file with max-size and max-file)']);
+    expect(status).toBe(1);
+  });
+
+  test('a data store published on every interface is reported', () => {
+    const document = compose();
+    document.services.mongo.ports = ['27017:27017'];
+    const { status, problems } = validate('compose', writeScratch('exposed.yml', composeYaml(document)));
+    expect(problems).toEqual(['/services/mongo: port "27017:27017" is published on every interface: bind 127.0.0.1']);
+    expect(status).toBe(1);
+  });
+
+  test('a password with a fallback value is reported', () => {
+    const text = readFileSync(path.join(root, 'docker-compose.yml'), 'utf8');
+    const required = '${RABBITMQ_PASSWORD:?set RABBITMQ_PASSWORD in .env}';
+    expect(text).toContain(required);
+    const file = writeScratch('fallback.yml', text.replaceAll(required, '${RABBITMQ_PASSWORD:-productgen-secret}'));
+    const { status, problems } = validate('compose', file);
+    expect(problems).toContain(
+      '${RABBITMQ_PASSWORD:-productgen-secret}: a secret with a fallback value; require it with ${RABBITMQ_PASSWORD:?message}',
+    );
+    expect(problems).toContain(
+      '/services/rabbitmq: RABBITMQ_DEFAULT_PASS must be required from .env (${VAR:?message})',
+    );
+    expect(status).toBe(1);
+  });
+
+  test('an example environment with the dev identity provider on is reported', () => {
+    const dir = mkdtempSync(path.join(scratch, 'example-env-'));
+    const file = path.join(dir, 'docker-compose.yml');
+    writeFileSync(file, readFileSync(path.join(root, 'docker-compose.yml'), 'utf8'));
+    const example = readFileSync(path.join(root, '.env.example'), 'utf8');
+    expect(example).toMatch(/^DEV_IDENTITY_PROVIDER=$/m);
+    writeFileSync(
+      path.join(dir, '.env.example'),
+      example.replace(/^DEV_IDENTITY_PROVIDER=$/m, 'DEV_IDENTITY_PROVIDER=true'),
+    );
+    const { status, problems } = validate('compose', file);
+    expect(problems).toEqual([
+      `${dir}/.env.example: DEV_IDENTITY_PROVIDER=true while /services/gateway is published on every interface: leave it off in the example`,
+      `${dir}/.env.example: DEV_IDENTITY_PROVIDER=true while /services/shell is published on every interface: leave it off in the example`,
+    ]);
+    expect(status).toBe(1);
+  });
+
+  test('a container that downloads the models at start is reported', () => {
+    const document = compose();
+    document.services['models-init'].command = ['node', 'services/generation/dist/models/fetch-cli.js'];
+    const { status, problems } = validate('compose', writeScratch('models-download.yml', composeYaml(document)));
+    expect(problems).toEqual(['/services/models-init: downloads the models when it starts']);
+    expect(status).toBe(1);
+  });
+
+  test('a models image of another manifest is reported', () => {
+    const document = compose();
+    document.services['models-init'].image = 'productgen/models:sha-0123456789abcdef';
+    const { status, problems } = validate('compose', writeScratch('models-stale.yml', composeYaml(document)));
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /^\/services\/models-init: copies the models of productgen\/models:sha-0123456789abcdef, not of this manifest \(models:sha-[0-9a-f]{16}\)$/,
+      ),
+      expect.stringMatching(/^\/services\/generation: does not wait for a container of the models image/),
+      expect.stringMatching(/^\/services\/generation-worker: does not wait for a container of the models image/),
+    ]);
+    expect(status).toBe(1);
+  });
+
+  test('a writable models volume is reported', () => {
+    const document = compose();
+    document.services['generation-worker'].volumes = ['models:/models'];
+    const { status, problems } = validate('compose', writeScratch('models-writable.yml', composeYaml(document)));
+    expect(problems).toEqual(['/services/generation-worker: the models volume must be mounted read-only (:ro)']);
     expect(status).toBe(1);
   });
 });
@@ -173,9 +557,14 @@ describe('docker compose', () => {
 describe('Dockerfiles', () => {
   const service = () => readFileSync(path.join(root, 'docker', 'service.Dockerfile'), 'utf8');
 
-  test('both image patterns pass the linter and the rules', () => {
-    const { status, output } = validate('dockerfile', 'docker/service.Dockerfile', 'docker/web.Dockerfile');
-    expect(output.match(/0 problems/g)).toHaveLength(2);
+  test('the image patterns and the models image pass the linter and the rules', () => {
+    const { status, output } = validate(
+      'dockerfile',
+      'docker/service.Dockerfile',
+      'docker/web.Dockerfile',
+      'docker/models.Dockerfile',
+    );
+    expect(output.match(/0 problems/g)).toHaveLength(3);
     expect(status).toBe(0);
   });
 
