@@ -105,7 +105,9 @@ export function webOriginHeaders(sources: WebOriginSources = {}): RequestHandler
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'", api, ...google, ...trackingOrigins],
         frameSrc: ["'self'", ...google],
-        workerSrc: ["'self'"],
+        // The resizer's pica starts its workers from blob: URLs of its own code; only script already running on
+        // the page can make one, so this opens no way in.
+        workerSrc: ["'self'", 'blob:'],
         objectSrc: ["'none'"],
         baseUri: ["'self'"],
         formAction: ["'self'", api],
