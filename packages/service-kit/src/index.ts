@@ -78,4 +78,12 @@ export {
 } from './object-store';
 export { runServiceProcess, type ServiceProcessConfig, type ServiceProcessContext } from './service-process';
 export { runMigration } from './migration';
-export { instrumentBus, metricsConfig, metricsRegistry, recordHttpMetrics, serveOperations } from './metrics';
+export { describeCpu, hostCpu, type HostCpu } from './host-cpu';
+export {
+  instrumentBus,
+  metricsConfig,
+  metricsRegistry,
+  recordHttpMetrics,
+  recordInfo,
+  serveOperations,
+} from './metrics';

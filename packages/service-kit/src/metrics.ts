@@ -50,6 +50,22 @@ const messageHandling = new Histogram({
   registers: [metricsRegistry],
 });
 
+const infoGauges = new Map<string, Gauge>();
+
+/**
+ * A Prometheus info metric (`<name>_info{labels} 1`): a fact about the process that operators filter and join on,
+ * such as which kernels its models run. Setting it again replaces the earlier labels.
+ */
+export function recordInfo(name: string, help: string, labels: Record<string, string>): void {
+  let gauge = infoGauges.get(name);
+  if (!gauge) {
+    gauge = new Gauge({ name: `${name}_info`, help, labelNames: Object.keys(labels), registers: [metricsRegistry] });
+    infoGauges.set(name, gauge);
+  }
+  gauge.reset();
+  gauge.set(labels, 1);
+}
+
 /** Counts and times every response. The route label is the matched route pattern, never the raw path. */
 export function recordHttpMetrics(): RequestHandler {
   return (req, res, next) => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { amqpConfig, baseConfig, envFields, mongoConfig, s3Config, telemetryConfig } from '@productgen/service-kit';
 import { crashSteps } from './crash-point';
+import { int8KernelKinds } from './models/int8-kernels';
 
 /**
  * Environment of the generation service. MONGO_URL, AMQP_URL and the S3 variables are optional here because the
@@ -42,6 +43,12 @@ export const generationConfigSchema = z
      * with the API and two workers as processes took 64.3 s with 1 against 68.8 s unset, 6 % less CPU per image.
      */
     INFERENCE_THREADS: envFields.positiveInt().optional(),
+    /**
+     * The integer kernels of the quantized models (`models/int8-kernels.ts`). auto: u8s8 where the CPU has VNNI
+     * (exact and fastest there), u8u8 elsewhere (u8s8 saturates without VNNI). Both give the same answers; forcing
+     * u8s8 on a CPU without VNNI is for showing what goes wrong, never for production.
+     */
+    INT8_KERNELS: z.enum(['auto', ...int8KernelKinds], { error: 'expected auto, u8s8 or u8u8' }).default('auto'),
     /** Deliveries of a render job before it is given up (its credits go back). */
     WORKER_MAX_DELIVERIES: envFields.positiveInt(5),
     /** How often the sweeper runs (every API and worker process runs one; they never take the same generation). */

@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import type { Connection } from 'mongoose';
 import type { MessageBus, Subscription } from '@productgen/bus';
-import type { Logger, ObjectStore } from '@productgen/service-kit';
+import { describeCpu, hostCpu, recordInfo, type Logger, type ObjectStore } from '@productgen/service-kit';
 import { createGenerationApp } from './app';
 import { BulkCreation } from './bulk-creation';
 import { createAuthClient, type AuthClient } from './clients/auth';
@@ -14,6 +14,7 @@ import { createModels } from './data/models';
 import { PresetRepository } from './data/preset-repository';
 import { RenderWorker } from './messaging/render-worker';
 import { ensureModels } from './models/model-store';
+import { chooseInt8Kernels } from './models/int8-kernels';
 import { loadModelRuntime } from './models/runtime';
 import { StudioRenderer } from './pipeline/studio';
 import { Settlement } from './settlement';
@@ -71,7 +72,16 @@ export async function createGenerationService(deps: GenerationServiceDeps): Prom
   const auth = isClient(deps.auth) ? deps.auth : createAuthClient({ baseUrl: deps.auth.baseUrl, timeoutMs });
 
   const files = await ensureModels(config.MODELS_DIR, config.SHARED_MODELS_DIR);
-  const runtime = await loadModelRuntime(files, { threads: config.INFERENCE_THREADS });
+  const int8Kernels = chooseInt8Kernels(hostCpu(), config.INT8_KERNELS);
+  const runtime = await loadModelRuntime(files, { threads: config.INFERENCE_THREADS, int8Kernels });
+  logger.info(
+    { int8Kernels: int8Kernels.kernels, reason: int8Kernels.reason, cpu: describeCpu() },
+    `models: segmentation, classifier and upscaler run ${int8Kernels.kernels} int8 kernels (${int8Kernels.explanation})`,
+  );
+  recordInfo('generation_model_int8_kernels', 'Integer kernels the quantized models run on, and why', {
+    kernels: int8Kernels.kernels,
+    reason: int8Kernels.reason,
+  });
   const models = await createModels(deps.mongo);
   const generations = new GenerationRepository(models.generations);
   const presets = new PresetRepository(models.stylePresets);

@@ -7,15 +7,17 @@ const ort = require('onnxruntime-node');
 
 const sessions = new Map();
 
-function createSession(key, model, threads) {
+function createSession(key, model, threads, floatReference) {
   const session = ort.InferenceSession.create(model, {
-    graphOptimizationLevel: 'all',
+    // A test's float32 reference: no QDQ fusion, which would turn its DequantizeLinear → op → QuantizeLinear chains
+    // back into the integer operators it is there to check.
+    graphOptimizationLevel: floatReference ? 'basic' : 'all',
     // Unset: onnxruntime's default, one thread per core.
     ...(threads ? { intraOpNumThreads: threads } : {}),
     // Idle intra-op threads sleep instead of spinning: on 2 cores a spinning thread takes the core that libvips
     // and the pixel thread need for the images composed while the upscaler runs (measured on a busy machine:
     // 5.8 instead of 6.2 s of CPU for a 460² crop, and no slower).
-    extra: { session: { intra_op: { allow_spinning: '0' } } },
+    extra: { session: { intra_op: { allow_spinning: '0' }, ...(floatReference ? { disable_quant_qdq: '1' } : {}) } },
   });
   session.catch(() => sessions.delete(key));
   sessions.set(key, session);
@@ -23,10 +25,10 @@ function createSession(key, model, threads) {
 }
 
 parentPort.on('message', async (request) => {
-  const { id, key, model, threads, input, dims } = request;
+  const { id, key, model, threads, floatReference, input, dims } = request;
   try {
     if (model) {
-      const session = await createSession(key, model, threads);
+      const session = await createSession(key, model, threads, floatReference);
       parentPort.postMessage({ id, ok: true, inputs: session.inputNames, outputs: session.outputNames });
       return;
     }

@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
+import { hostCpu } from '@productgen/service-kit';
 import { RequestThread } from '../threads/request-thread';
+import { chooseInt8Kernels, forInt8Kernels, type Int8KernelChoice } from './int8-kernels';
 import type { ModelFiles, ModelName } from './model-store';
 
 /** One model: a float32 tensor in, its first output back. */
@@ -27,8 +29,8 @@ class InferenceThread {
   }
 
   /** Creates the session of `key` from the model's bytes (copied to the thread), its runs on `threads` threads. */
-  load(key: string, model: Uint8Array, threads: number | undefined): Promise<Reply> {
-    return this.thread.request({ key, model, threads });
+  load(key: string, model: Uint8Array, { threads, floatReference }: SessionOptions): Promise<Reply> {
+    return this.thread.request({ key, model, threads, floatReference });
   }
 
   run(key: string, input: Float32Array, dims: readonly number[]): Promise<Reply> {
@@ -48,12 +50,23 @@ export async function closeInferenceThread(): Promise<void> {
   await thread.close();
 }
 
-export interface RuntimeOptions {
+export interface SessionOptions {
   /** Threads each run may use (onnxruntime's intra-op threads); unset: one per core (`INFERENCE_THREADS`). */
   threads?: number;
+  /**
+   * Tests' float32 references only: onnxruntime's QDQ fusion off, so DequantizeLinear → op → QuantizeLinear chains
+   * run in float rather than being fused back into integer operators.
+   */
+  floatReference?: boolean;
 }
 
-/** A model's (or a folder's) key for one thread count: each count is its own session. */
+export interface RuntimeOptions {
+  threads?: number;
+  /** The integer kernels the quantized models run on; unset: chosen for this CPU (`chooseInt8Kernels`). */
+  int8Kernels?: Int8KernelChoice;
+}
+
+/** A model's key for one thread count: each count is its own session. */
 const withThreads = (key: string, threads: number | undefined) => `${key}@${threads ?? 'all'}`;
 
 /**
@@ -64,11 +77,11 @@ export async function openModel(
   key: string,
   bytes: Uint8Array,
   label = key,
-  { threads }: RuntimeOptions = {},
+  options: SessionOptions = {},
 ): Promise<InferenceModel> {
-  const sessionKey = withThreads(key, threads);
+  const sessionKey = withThreads(key, options.threads);
   const load = async () => {
-    const loaded = await thread.load(sessionKey, bytes, threads);
+    const loaded = await thread.load(sessionKey, bytes, options);
     if (!loaded.ok) throw new Error(`model ${label} could not be loaded: ${loaded.error}`);
   };
   await load();
@@ -86,9 +99,15 @@ export async function openModel(
   };
 }
 
-async function openModelOf(files: ModelFiles, name: ModelName, options: RuntimeOptions): Promise<InferenceModel> {
+async function openModelOf(
+  files: ModelFiles,
+  name: ModelName,
+  threads: number | undefined,
+  int8Kernels: Int8KernelChoice,
+): Promise<InferenceModel> {
   const file = files.pathOf(name);
-  return openModel(`${file}#${name}`, await files.read(name), path.basename(file), options);
+  const bytes = forInt8Kernels(await files.read(name), int8Kernels.kernels);
+  return openModel(`${file}#${name}#${int8Kernels.kernels}`, bytes, path.basename(file), { threads });
 }
 
 export interface ModelRuntime {
@@ -97,26 +116,33 @@ export interface ModelRuntime {
   upscaler: InferenceModel;
   /** ImageNet class names, index = class. */
   labels: readonly string[];
+  /** The integer kernels the three models run on, and why. */
+  int8Kernels: Int8KernelChoice;
 }
 
 const labelsSchema = z.array(z.string()).length(1000);
 
-async function load(files: ModelFiles, options: RuntimeOptions): Promise<ModelRuntime> {
+async function load(
+  files: ModelFiles,
+  threads: number | undefined,
+  int8Kernels: Int8KernelChoice,
+): Promise<ModelRuntime> {
   const [segmentation, classifier, upscaler, labelsText] = await Promise.all([
-    openModelOf(files, 'segmentation', options),
-    openModelOf(files, 'classifier', options),
-    openModelOf(files, 'upscaler', options),
+    openModelOf(files, 'segmentation', threads, int8Kernels),
+    openModelOf(files, 'classifier', threads, int8Kernels),
+    openModelOf(files, 'upscaler', threads, int8Kernels),
     readFile(files.pathOf('labels'), 'utf8'),
   ]);
-  return { segmentation, classifier, upscaler, labels: labelsSchema.parse(JSON.parse(labelsText)) };
+  return { segmentation, classifier, upscaler, labels: labelsSchema.parse(JSON.parse(labelsText)), int8Kernels };
 }
 
-/** The three models and the labels of one model folder, loaded once per process (and thread count). */
+/** The three models and the labels of one model folder, loaded once per process (per thread count and kernels). */
 export function loadModelRuntime(files: ModelFiles, options: RuntimeOptions = {}): Promise<ModelRuntime> {
-  const key = withThreads(files.dir, options.threads);
+  const int8Kernels = options.int8Kernels ?? chooseInt8Kernels(hostCpu());
+  const key = `${withThreads(files.dir, options.threads)}#${int8Kernels.kernels}`;
   let runtime = runtimes.get(key);
   if (!runtime) {
-    runtime = load(files, options);
+    runtime = load(files, options.threads, int8Kernels);
     runtime.catch(() => runtimes.delete(key));
     runtimes.set(key, runtime);
   }

@@ -51,6 +51,9 @@ async function classifierInput(view: sharp.Sharp): Promise<Float32Array> {
   return imageNetInput(pixels);
 }
 
+/** The classifier's input for the whole photo, as when the segmenter finds nothing. */
+export const wholePhotoInput = (image: Buffer): Promise<Float32Array> => classifierInput(wholePhoto(image));
+
 /** The product named, and the matte it was cut out by (stored with the generation and used by the renderer). */
 export interface ProductAnalysis extends ProductGuess {
   /** Over the photo decoded at ANALYSIS_SIDE; undefined when the segmenter found nothing. */
