@@ -50,7 +50,7 @@ interface Container {
   securityContext: Record<string, unknown>;
 }
 interface PodSpecHolder {
-  template: { spec: { containers: Container[]; initContainers?: Container[] } };
+  template: { spec: { containers: Container[]; initContainers?: Container[]; topologySpreadConstraints?: unknown[] } };
 }
 
 function renderOverlay(overlay: string): Manifest[] {
