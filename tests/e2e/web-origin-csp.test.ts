@@ -1,15 +1,26 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { createLogger } from '@productgen/service-kit';
+import {
+  createMicrofrontendHost,
+  createShellHost,
+  microfrontendHostConfigSchema,
+  shellHostConfigSchema,
+} from '@productgen/web-host';
+import { findMicrofrontendBuilds } from '../../packages/devstack/src/web';
 import { collectPageProblems, launchBrowser, waitForReactElement } from '../support/browser';
-import { startPlatformProcess, type PlatformProcess } from '../support/platform-process';
+import { repoRoot, startPlatformProcess, type PlatformProcess } from '../support/platform-process';
 import { signInThroughDevDialog } from '../support/platform-ui';
 
 // The web origin's Content-Security-Policy in Chromium, on the platform as `npm start` runs it: every kind of
 // page (prerendered marketing pages, the shell's bootstrap, module federation remotes, the dev sign-in calling the
 // API, a tool page loading its model in a worker with WASM) works without one policy violation, while script
-// injected into a page (an inline script, an event-handler attribute) is refused.
+// injected into a page (an inline script, an event-handler attribute) is refused. Then the same pages through
+// distributed mode's shell host, every microfrontend served by its own host behind it.
 jest.setTimeout(300_000);
 
 /** What the page's init script records (the node project's types have no DOM). */
@@ -47,9 +58,23 @@ function recordViolations(): void {
   );
 }
 
-function violations(): Promise<string[]> {
-  return page.evaluate(() => (globalThis as unknown as ViolationGlobals).e2eViolations);
+function violations(onPage: Page = page): Promise<string[]> {
+  return onPage.evaluate(() => (globalThis as unknown as ViolationGlobals).e2eViolations);
 }
+
+/** The model loader's ready line (or its error) on a tool page. */
+async function waitForToolModel(onPage: Page): Promise<string> {
+  const state = onPage.getByTestId('model-ready').or(onPage.getByRole('alert'));
+  await state.waitFor({ timeout: 240_000 });
+  return state.innerText();
+}
+
+const PAGES_WITH_THEIR_APP = [
+  ['the landing page', '/', '#pg-app-mfe_marketing h1'],
+  ['a prerendered category page', '/fashion-product-photos', '#pg-app-mfe_marketing h1'],
+  ['the pricing page', '/pricing', '#pg-app-mfe_dashboard h1'],
+  ['a legal page', '/privacy', '#pg-app-mfe_marketing h1'],
+];
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(tmpdir(), 'productgen-e2e-csp-'));
@@ -74,12 +99,7 @@ afterAll(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-test.each([
-  ['the landing page', '/', '#pg-app-mfe_marketing h1'],
-  ['a prerendered category page', '/fashion-product-photos', '#pg-app-mfe_marketing h1'],
-  ['the pricing page', '/pricing', '#pg-app-mfe_dashboard h1'],
-  ['a legal page', '/privacy', '#pg-app-mfe_marketing h1'],
-])('%s runs its apps with no policy violation', async (_name, pathname, appHeading) => {
+test.each(PAGES_WITH_THEIR_APP)('%s runs its apps with no policy violation', async (_name, pathname, appHeading) => {
   const response = await page.goto(`${platform.webUrl}${pathname}`);
   expect(response?.headers()['content-security-policy']).toMatch(/script-src 'self' 'nonce-/);
   await waitForReactElement(page, appHeading);
@@ -98,9 +118,7 @@ test('signing in calls the API from the page with no policy violation', async ()
 
 test('a tool page loads its model in a worker and compiles WebAssembly with no policy violation', async () => {
   await page.goto(`${platform.webUrl}/image-upscaler`);
-  const state = page.getByTestId('model-ready').or(page.getByRole('alert'));
-  await state.waitFor({ timeout: 240_000 });
-  expect(await state.innerText()).toContain('AI ready');
+  expect(await waitForToolModel(page)).toContain('AI ready');
   expect(await violations()).toEqual([]);
 });
 
@@ -132,4 +150,64 @@ test('no console error and no uncaught exception besides the refused injection',
   expect(unexpected).toEqual([]);
   // The browser understood every header: only the refused injection is mentioned.
   expect(headerMessages.filter((message) => !/Executing inline (script|event handler)/.test(message))).toEqual([]);
+});
+
+describe("distributed mode's shell host", () => {
+  const servers: http.Server[] = [];
+  let shellUrl: string;
+  let distributedPage: Page;
+
+  async function listen(app: http.RequestListener): Promise<string> {
+    const server = http.createServer(app);
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  beforeAll(async () => {
+    const logger = createLogger({ service: 'csp-e2e', level: 'silent' });
+    const registry: Record<string, string> = {};
+    const upstreams: string[] = [];
+    for (const build of await findMicrofrontendBuilds(repoRoot)) {
+      const config = microfrontendHostConfigSchema.parse({
+        WEB_HOST_ROLE: 'microfrontend',
+        STATIC_DIR: build.distDir,
+        MFE_NAME: build.shortName,
+        MFE_VERSION: build.version,
+      });
+      upstreams.push(`${build.shortName}=${await listen(createMicrofrontendHost(config, logger))}`);
+      registry[build.remoteName] = `/mfe/${build.shortName}/${build.version}/mf-manifest.json`;
+    }
+    const registryFile = path.join(dataDir, 'remotes.json');
+    await writeFile(registryFile, JSON.stringify(registry));
+    const shellConfig = shellHostConfigSchema.parse({
+      WEB_HOST_ROLE: 'shell',
+      STATIC_DIR: path.join(repoRoot, 'shell', 'dist'),
+      REGISTRY_FILE: registryFile,
+      MFE_UPSTREAMS: upstreams.join(','),
+      // The API of the platform above: not a web origin it allows, so only what the policy decides is checked.
+      API_PUBLIC_URL: platform.apiUrl,
+      DEV_IDENTITY_PROVIDER: 'true',
+    });
+    shellUrl = await listen(createShellHost(shellConfig, logger));
+    distributedPage = await context.newPage();
+  });
+
+  afterAll(async () => {
+    await distributedPage?.close();
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  });
+
+  test.each(PAGES_WITH_THEIR_APP)('%s runs its apps with no policy violation', async (_name, pathname, appHeading) => {
+    const response = await distributedPage.goto(`${shellUrl}${pathname}`);
+    expect(response?.headers()['content-security-policy']).toContain(`connect-src 'self' ${platform.apiUrl}`);
+    await waitForReactElement(distributedPage, appHeading);
+    expect(await violations(distributedPage)).toEqual([]);
+  });
+
+  test('a tool page loads its model through the shell host with no policy violation', async () => {
+    await distributedPage.goto(`${shellUrl}/image-upscaler`);
+    expect(await waitForToolModel(distributedPage)).toContain('AI ready');
+    expect(await violations(distributedPage)).toEqual([]);
+  });
 });
