@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+// `npm run test:security`: the security suites only (the shell host's upstream names, the web origins' headers and
+// their CSP in Chromium, the marketing Markdown's sanitising, refused uploads read through fetch), one row per check
+// and the summary line `N passed, N failed`. Like `npm test` it builds first (the Chromium and launcher checks run the
+// built platform); SKIP_BUILD=1 skips that when the build is fresh. Exits non-zero when a check failed or a suite did
+// not run.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+
+/** Each suite with the area of the security work it checks. */
+const SUITES = [
+  ['packages/web-host/test/upstream-names.test.ts', 'shell host upstream names'],
+  ['tests/integration/web-origin-headers.test.ts', 'web origin headers'],
+  ['tests/e2e/web-origin-csp.test.ts', 'CSP in Chromium'],
+  ['mfe-marketing/test/markdown-sanitising.test.ts', 'Markdown sanitising'],
+  ['tests/integration/bulk-upload-refusals.test.ts', 'upload refusals'],
+];
+/** A run that has not ended this long after the slowest suite's own limits is stuck. */
+const RUN_TIMEOUT_MS = 20 * 60_000;
+
+if (!process.env.SKIP_BUILD) {
+  const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) {
+    console.error('the build failed, so the security checks cannot run');
+    console.log('0 passed, 1 failed');
+    process.exit(1);
+  }
+}
+
+const outputFile = join(mkdtempSync(join(tmpdir(), 'productgen-security-')), 'jest.json');
+const jest = spawn(
+  process.execPath,
+  [
+    'node_modules/jest/bin/jest.js',
+    '--json',
+    `--outputFile=${outputFile}`,
+    '--runTestsByPath',
+    ...SUITES.map(([suite]) => suite),
+  ],
+  { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] },
+);
+const watchdog = setTimeout(() => {
+  console.error(`the security checks did not end within ${RUN_TIMEOUT_MS / 60_000} minutes`);
+  jest.kill('SIGKILL');
+}, RUN_TIMEOUT_MS);
+const exitCode = await new Promise((resolve) => jest.once('exit', (code) => resolve(code)));
+clearTimeout(watchdog);
+
+if (!existsSync(outputFile)) {
+  console.error(`jest wrote no results (exit code ${exitCode})`);
+  console.log('0 passed, 1 failed');
+  process.exit(1);
+}
+const report = JSON.parse(readFileSync(outputFile, 'utf8'));
+const areaOf = new Map(SUITES.map(([suite, area]) => [join(root, suite), area]));
+const rows = [];
+const order = (suite) => SUITES.findIndex(([path]) => join(root, path) === suite.name);
+for (const suite of [...report.testResults].sort((a, b) => order(a) - order(b))) {
+  const area = areaOf.get(suite.name) ?? relative(root, suite.name);
+  // A suite that failed outside its checks (a syntax error, a failing beforeAll) is one row of its own.
+  if (suite.status === 'failed' && !suite.assertionResults.some((check) => check.status === 'failed')) {
+    rows.push({ status: 'FAIL', area, check: `the suite failed: ${suite.message.trim().split('\n')[0]}` });
+  }
+  for (const check of suite.assertionResults) {
+    if (check.status === 'pending' || check.status === 'skipped') continue;
+    rows.push({ status: check.status === 'passed' ? 'PASS' : 'FAIL', area, check: check.fullName });
+  }
+}
+const missing = SUITES.filter(([suite]) => !report.testResults.some((result) => result.name === join(root, suite)));
+for (const [, area] of missing) rows.push({ status: 'FAIL', area, check: 'the suite was not found' });
+
+const areaWidth = Math.max(...rows.map((row) => row.area.length));
+for (const row of rows) console.log(`${row.status}  ${row.area.padEnd(areaWidth)}  ${row.check}`);
+const failed = rows.filter((row) => row.status === 'FAIL').length;
+console.log(`${rows.length - failed} passed, ${failed} failed`);
+process.exit(failed === 0 && exitCode === 0 ? 0 : 1);
