@@ -22,6 +22,7 @@ import { createRequire } from 'node:module';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const { freePort } = require('@productgen/service-kit/local-ports');
+const { describeCpu } = require('@productgen/host-cpu');
 const IMAGES_PER_PRODUCT = 5;
 /** How often the job page asks for the job (mfe-create's JOB_POLL_INTERVAL_MS). */
 const JOB_PAGE_POLL_MS = 10_000;
@@ -407,6 +408,7 @@ async function distributed(products) {
 }
 
 async function main() {
+  console.log(describeCpu());
   if (process.env.BENCH_CHILD === 'embedded') return embeddedChild();
   const products = Number(option('products', '200'));
   const mode = option('mode', 'both');

@@ -7,6 +7,7 @@
 // full Lighthouse report (JSON) there.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import hostCpu from '@productgen/host-cpu'; // CommonJS, as below
 import localPorts from '@productgen/service-kit/local-ports'; // CommonJS: its exports come as one object
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -59,6 +60,7 @@ function scriptBytes(lhr) {
 }
 
 async function main() {
+  console.log(hostCpu.describeCpu());
   const platform = process.env.BENCH_WEB_URL ? null : await startPlatform();
   const baseUrl = process.env.BENCH_WEB_URL ?? platform.url;
   const chrome = await chromeLauncher.launch({

@@ -9,6 +9,7 @@ const { existsSync, mkdtempSync, readdirSync, rmSync } = require('node:fs');
 const net = require('node:net');
 const { tmpdir } = require('node:os');
 const path = require('node:path');
+const { describeCpu } = require('@productgen/host-cpu');
 const { chromium } = require('playwright-core');
 const sharp = require('sharp');
 
@@ -118,6 +119,7 @@ async function benchFill(browser, webUrl, share) {
 }
 
 async function main() {
+  console.log(describeCpu());
   const dataDir = mkdtempSync(path.join(tmpdir(), 'productgen-bench-tools-'));
   const files = mkdtempSync(path.join(tmpdir(), 'productgen-bench-tools-files-'));
   const platform = await startPlatform(dataDir);

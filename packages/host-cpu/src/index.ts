@@ -23,7 +23,12 @@ export function hostCpu(cpuinfo: string | undefined = readCpuinfo()): HostCpu {
   const cores = os.availableParallelism();
   const flagsLine = cpuinfo?.split('\n').find((line) => /^flags\s*:/.test(line));
   if (!flagsLine) return { model, cores, avx2: undefined, avx512: undefined, vnni: undefined, vnniFlags: [] };
-  const flags = new Set(flagsLine.slice(flagsLine.indexOf(':') + 1).trim().split(/\s+/));
+  const flags = new Set(
+    flagsLine
+      .slice(flagsLine.indexOf(':') + 1)
+      .trim()
+      .split(/\s+/),
+  );
   const vnniFlags = ['avx512_vnni', 'avx_vnni'].filter((flag) => flags.has(flag));
   return {
     model,

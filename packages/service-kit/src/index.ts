@@ -78,7 +78,6 @@ export {
 } from './object-store';
 export { runServiceProcess, type ServiceProcessConfig, type ServiceProcessContext } from './service-process';
 export { runMigration } from './migration';
-export { describeCpu, hostCpu, type HostCpu } from './host-cpu';
 export {
   instrumentBus,
   metricsConfig,

@@ -1,7 +1,8 @@
 import type { Express } from 'express';
 import type { Connection } from 'mongoose';
 import type { MessageBus, Subscription } from '@productgen/bus';
-import { describeCpu, hostCpu, recordInfo, type Logger, type ObjectStore } from '@productgen/service-kit';
+import { describeCpu, hostCpu } from '@productgen/host-cpu';
+import { recordInfo, type Logger, type ObjectStore } from '@productgen/service-kit';
 import { createGenerationApp } from './app';
 import { BulkCreation } from './bulk-creation';
 import { createAuthClient, type AuthClient } from './clients/auth';

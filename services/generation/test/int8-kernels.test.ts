@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { onnx } from 'onnx-proto';
-import { hostCpu, describeCpu, type HostCpu } from '@productgen/service-kit';
+import { describeCpu, hostCpu, type HostCpu } from '@productgen/host-cpu';
 import { buildClassCategories, guessProduct, softmax } from '../src/domain/analysis';
 import { float32Classifier } from '../src/models/classifier-reference';
 import { chooseInt8Kernels, forInt8Kernels, withUnsignedWeights } from '../src/models/int8-kernels';

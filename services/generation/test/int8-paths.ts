@@ -1,4 +1,4 @@
-import { hostCpu } from '@productgen/service-kit';
+import { hostCpu } from '@productgen/host-cpu';
 import { int8KernelKinds, type Int8Kernels } from '../src/models/int8-kernels';
 
 /**

@@ -5,9 +5,11 @@ import { onnx } from 'onnx-proto';
 import sharp from 'sharp';
 import { photoCrop, testPhotos } from '../src/models/calibrate-upscaler-cli';
 import { ensureModels, loadManifest } from '../src/models/model-store';
+import { forInt8Kernels } from '../src/models/int8-kernels';
 import { closeInferenceThread, openModel, type InferenceModel } from '../src/models/runtime';
 import { float32Upscaler, quantizedUpscaler, UPSCALER_ACTIVATION_RANGES } from '../src/models/upscaler-int8';
 import { PHOTOS_DIR, SHARED_MODELS_DIR } from './helpers';
+import { int8PathsToCheck } from './int8-paths';
 
 /*
  * The upscaler is loaded as a statically quantized rewrite of the int8 file (src/models/upscaler-int8.ts). It must
@@ -15,7 +17,8 @@ import { PHOTOS_DIR, SHARED_MODELS_DIR } from './helpers';
  * Quality is checked on crops of the test photos the calibration did not see (the odd ones).
  * Measured here (AVX-512 VNNI): PSNR of the 8-bit output against float32 35.6–40.4 dB, mean 38.1, on the 6 crops
  * below (35.6–44.6, mean 39.3, on 10); by eye the two cannot be told apart, the difference is grain in fine
- * texture. The control measures 24–27 dB.
+ * texture; the same on u8s8 and u8u8 kernels (every path this CPU runs is checked: `int8PathsToCheck`). The control
+ * measures 24–27 dB.
  */
 const MIN_CROP_PSNR = 34;
 const MIN_MEAN_PSNR = 37;
@@ -75,36 +78,43 @@ describe('statically quantized upscaler', () => {
     );
   });
 
-  test('matches the float32 model on photo crops it was not calibrated on; a coarser grid would not', async () => {
-    const quantized = await session('int8', quantizedUpscaler(int8Model));
-    // The control: every range four times wider (a grid four times coarser), as a careless calibration would give.
-    const coarse = await session(
-      'coarse',
-      quantizedUpscaler(
-        int8Model,
-        Object.fromEntries(
-          Object.entries(UPSCALER_ACTIVATION_RANGES).map(([name, [min, max]]) => [name, [4 * min, 4 * max]]),
+  test.each(int8PathsToCheck())(
+    'matches the float32 model on photo crops it was not calibrated on (%s kernels); a coarser grid would not',
+    async (kernels) => {
+      const quantized = await session(`int8-${kernels}`, forInt8Kernels(quantizedUpscaler(int8Model), kernels));
+      // The control: every range four times wider (a grid four times coarser), as a careless calibration would give.
+      const coarse = await session(
+        `coarse-${kernels}`,
+        forInt8Kernels(
+          quantizedUpscaler(
+            int8Model,
+            Object.fromEntries(
+              Object.entries(UPSCALER_ACTIVATION_RANGES).map(([name, [min, max]]) => [name, [4 * min, 4 * max]]),
+            ),
+          ),
+          kernels,
         ),
-      ),
-    );
-    const photos = (await testPhotos(PHOTOS_DIR)).filter((_, index) => index % 2 === 1);
-    const measured: number[] = [];
-    const control: number[] = [];
-    for (let k = 0; k < EVAL_CROPS; k += 1) {
-      const index = Math.floor((k * photos.length) / EVAL_CROPS);
-      const input = await photoCrop(photos[index]!, CROP, 1000 + index);
-      const expected = await upscale(reference, input, CROP);
-      measured.push(psnr(expected, await upscale(quantized, input, CROP)));
-      if (k < 2) control.push(psnr(expected, await upscale(coarse, input, CROP)));
-    }
-    const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
-    process.stdout.write(
-      `upscaler int8 vs float32 PSNR: ${measured.map((p) => p.toFixed(1)).join(' ')} dB; control ${control.map((p) => p.toFixed(1)).join(' ')}\n`,
-    );
-    expect(Math.min(...measured)).toBeGreaterThanOrEqual(MIN_CROP_PSNR);
-    expect(mean(measured)).toBeGreaterThanOrEqual(MIN_MEAN_PSNR);
-    expect(mean(control)).toBeLessThan(MIN_MEAN_PSNR);
-  }, 120_000);
+      );
+      const photos = (await testPhotos(PHOTOS_DIR)).filter((_, index) => index % 2 === 1);
+      const measured: number[] = [];
+      const control: number[] = [];
+      for (let k = 0; k < EVAL_CROPS; k += 1) {
+        const index = Math.floor((k * photos.length) / EVAL_CROPS);
+        const input = await photoCrop(photos[index]!, CROP, 1000 + index);
+        const expected = await upscale(reference, input, CROP);
+        measured.push(psnr(expected, await upscale(quantized, input, CROP)));
+        if (k < 2) control.push(psnr(expected, await upscale(coarse, input, CROP)));
+      }
+      const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+      process.stdout.write(
+        `upscaler int8 (${kernels}) vs float32 PSNR: ${measured.map((p) => p.toFixed(1)).join(' ')} dB; control ${control.map((p) => p.toFixed(1)).join(' ')}\n`,
+      );
+      expect(Math.min(...measured)).toBeGreaterThanOrEqual(MIN_CROP_PSNR);
+      expect(mean(measured)).toBeGreaterThanOrEqual(MIN_MEAN_PSNR);
+      expect(mean(control)).toBeLessThan(MIN_MEAN_PSNR);
+    },
+    120_000,
+  );
 
   test('a model opened before the inference thread restarted still runs (loaded again from its bytes)', async () => {
     const model = await session('restart', quantizedUpscaler(int8Model));

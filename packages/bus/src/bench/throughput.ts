@@ -7,6 +7,7 @@ import { createAmqpBus } from '../amqp';
 import { createInProcessBroker, createInProcessBus } from '../in-process';
 import { deadLetterQueueName, retryQueueName } from '../names';
 import type { BusLogger, MessageBus } from '../types';
+import { describeCpu } from '@productgen/host-cpu';
 
 const logger: BusLogger = { info() {}, warn() {}, error: (obj, msg) => console.error(msg, obj) };
 const total = Number(process.env.BENCH_MESSAGES ?? 20_000);
@@ -43,6 +44,7 @@ async function measure(name: string, connect: () => Promise<MessageBus>, queue: 
 }
 
 async function main(): Promise<void> {
+  console.log(describeCpu());
   const broker = createInProcessBroker();
   await measure('in-process', async () => createInProcessBus(broker, { logger }), 'bench');
   broker.close();

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import mongoose from 'mongoose';
 import { startEmbeddedMongo } from '../server';
+import { describeCpu } from '@productgen/host-cpu';
 
 interface Result {
   name: string;
@@ -53,6 +54,7 @@ function printTable(results: Result[]): void {
 }
 
 async function main(): Promise<void> {
+  console.log(describeCpu());
   const { values } = parseArgs({
     options: { seconds: { type: 'string', default: '3' }, concurrency: { type: 'string', default: '16' } },
   });

@@ -19,6 +19,7 @@ import { classifyProduct } from '../pipeline/classify';
 import { StudioRenderer, type StageTimes } from '../pipeline/studio';
 import { createGenerationService } from '../service';
 import { BillingFixture } from './fixtures';
+import { describeCpu } from '@productgen/host-cpu';
 
 /*
  * npm run bench:generation — on the photos in ../shared/photos/test: per-stage times, images per second with one
@@ -75,6 +76,7 @@ async function withLoopDelay<T>(label: string, work: () => Promise<T>): Promise<
 }
 
 async function main(): Promise<void> {
+  console.log(describeCpu());
   const config = loadConfig(generationConfigSchema, process.env);
   const runtime = await loadModelRuntime(await ensureModels(config.MODELS_DIR, config.SHARED_MODELS_DIR));
   const studio = new StudioRenderer(runtime, {

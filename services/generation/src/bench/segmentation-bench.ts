@@ -11,6 +11,7 @@ import { cutOutProduct } from '../pipeline/product';
 import { closeStudioThreads } from '../threads/studio-threads';
 import { loadSegmentationSet, type SetCase } from './segmentation-set';
 import { cutoutCoverage, maskIoU } from './segmentation-score';
+import { describeCpu } from '@productgen/host-cpu';
 
 /*
  * npm run bench:segmentation — the product cut-out (cutOutProduct, as analysis runs it) on the labelled set of
@@ -46,6 +47,7 @@ interface Scored {
 }
 
 async function main(): Promise<void> {
+  console.log(describeCpu());
   const config = loadConfig(generationConfigSchema, process.env);
   const runtime = await loadModelRuntime(await ensureModels(config.MODELS_DIR, config.SHARED_MODELS_DIR));
   const cases = await loadSegmentationSet(photosDir, setDir);

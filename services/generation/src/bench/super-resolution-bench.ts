@@ -7,6 +7,7 @@ import { SCALE, upscale4x } from '../imaging/upscale';
 import { ensureModels, findRepoRoot } from '../models/model-store';
 import { loadModelRuntime, type InferenceModel } from '../models/runtime';
 import { closeStudioThreads } from '../threads/studio-threads';
+import { describeCpu } from '@productgen/host-cpu';
 
 /*
  * npm run bench:super-resolution — when is Real-ESRGAN worth its cost? Crops of real photos (the truth) are reduced
@@ -81,6 +82,7 @@ async function restorations(model: InferenceModel, low: Buffer, side: number): P
 }
 
 async function main(): Promise<void> {
+  console.log(describeCpu());
   const config = loadConfig(generationConfigSchema, process.env);
   const runtime = await loadModelRuntime(await ensureModels(config.MODELS_DIR, config.SHARED_MODELS_DIR));
   const photosDir = path.resolve(findRepoRoot(), process.env.PHOTOS_DIR ?? '../shared/photos/test');

@@ -1,5 +1,5 @@
 import { onnx } from 'onnx-proto';
-import type { HostCpu } from '@productgen/service-kit';
+import type { HostCpu } from '@productgen/host-cpu';
 import { DataType, int8Values, tensorLike, type Node, type Tensor } from './onnx-graph';
 
 /*

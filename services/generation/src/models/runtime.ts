@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { hostCpu } from '@productgen/service-kit';
+import { hostCpu } from '@productgen/host-cpu';
 import { RequestThread } from '../threads/request-thread';
 import { chooseInt8Kernels, forInt8Kernels, type Int8KernelChoice } from './int8-kernels';
 import type { ModelFiles, ModelName } from './model-store';
