@@ -1,9 +1,12 @@
 // The rules of scripts/deploy/validate.mjs that look across a rendered release: namespaces, the API Ingress against
-// the gateway's own limits, KEDA's view of the broker, spreading, egress and where the models come from. Each takes
+// the gateway's own limits, KEDA's view of the broker and its workers' grace, spreading, egress and where the
+// models come from. Each takes
 // the rendered objects and returns one line per problem.
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { modelsImageTag } from '../docker/models-image.mjs';
+import { RENDER_GRACE_SECONDS } from '../k8s/workloads.mjs';
 
 const require = createRequire(import.meta.url);
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
@@ -87,7 +90,9 @@ function literalEnvironment(objects, workload) {
  * with the values the Deployment sets, so the Ingress is held to the numbers the gateway really uses.
  */
 function gatewayLimits(env) {
-  const { gatewayConfigSchema } = require(path.join(root, 'services/gateway/dist/config.js'));
+  const built = path.join(root, 'services/gateway/dist/config.js');
+  if (!existsSync(built)) throw new Error(`${built} is missing: run npm run build (the gateway's limits come from it)`);
+  const { gatewayConfigSchema } = require(built);
   const read = (name) => gatewayConfigSchema.shape[name].parse(env[name] === '' ? undefined : env[name]);
   const bodies = ['JSON_BODY_LIMIT_BYTES', 'IMAGE_BODY_LIMIT_BYTES', 'UPLOAD_BODY_LIMIT_BYTES'].map((name) => ({
     name,
@@ -293,13 +298,28 @@ function rabbitmqTriggerProblems(objects, scaledObject, trigger) {
   return problems;
 }
 
-/** KEDA reaches its broker from its own namespace and keeps a sane replica count when it cannot. */
+/**
+ * KEDA reaches its broker from its own namespace and keeps a sane replica count when it cannot; the workers it
+ * scales in get the time to finish the jobs they hold.
+ */
 export function kedaRules(objects) {
   const problems = [];
   for (const scaledObject of objects.filter((object) => object.kind === 'ScaledObject')) {
     const triggers = scaledObject.spec.triggers ?? [];
-    for (const trigger of triggers.filter((candidate) => candidate.type === 'rabbitmq')) {
-      problems.push(...rabbitmqTriggerProblems(objects, scaledObject, trigger));
+    const queueTriggers = triggers.filter((candidate) => candidate.type === 'rabbitmq');
+    for (const trigger of queueTriggers) problems.push(...rabbitmqTriggerProblems(objects, scaledObject, trigger));
+    const target = objects.find(
+      (object) =>
+        object.kind === 'Deployment' &&
+        object.metadata.namespace === scaledObject.metadata.namespace &&
+        object.metadata.name === scaledObject.spec.scaleTargetRef?.name,
+    );
+    const grace = target && (podOf(target).spec.terminationGracePeriodSeconds ?? 30);
+    if (queueTriggers.length > 0 && target && grace < RENDER_GRACE_SECONDS) {
+      problems.push(
+        `${named(target)}: terminationGracePeriodSeconds ${grace} is shorter than a long render ` +
+          `(${RENDER_GRACE_SECONDS} s, scripts/k8s/workloads.mjs): scaling in would kill renders midway`,
+      );
     }
     if (!scaledObject.spec.fallback) {
       problems.push(`${named(scaledObject)}: no fallback, so a broker KEDA cannot reach freezes the replica count`);

@@ -62,6 +62,14 @@ const generationEnv = [
   value('INFERENCE_THREADS', '2'),
 ];
 
+/**
+ * How long a render worker may take to stop. On SIGTERM it stops taking jobs and finishes the ones it holds
+ * (WORKER_PREFETCH, two); killed earlier, a render is redelivered and done again by another worker. A 5-image
+ * generation renders in 2-12 s on two cores and slow nodes have been seen 2x slower: 5 minutes covers a long one with
+ * room. scripts/deploy/validate.mjs holds the Deployments KEDA scales to it.
+ */
+export const RENDER_GRACE_SECONDS = 300;
+
 const smallResources = { requests: { cpu: '100m', memory: '192Mi' }, limits: { cpu: '1', memory: '512Mi' } };
 
 /** Back-end workloads: tier "service" may reach MongoDB, RabbitMQ and MinIO; the gateway may not. */
@@ -97,10 +105,7 @@ export function backEndWorkloads() {
       command: ['node', 'services/generation/dist/worker.js'],
       port: METRICS_PORT,
       autoscaled: true,
-      // On SIGTERM a worker stops taking jobs and finishes the ones it holds (WORKER_PREFETCH, two). A 5-image
-      // generation renders in 2-12 s on two cores and slow nodes have been seen 2x slower; 5 minutes lets even a
-      // long batch item finish instead of being killed mid-render and rendered again by another worker.
-      terminationGracePeriodSeconds: 300,
+      terminationGracePeriodSeconds: RENDER_GRACE_SECONDS,
       // Scaling out on a backlog must not wait for a node that keeps the spread even: spreading is a preference.
       spreadNodesStrictly: false,
       env: [...infraEnv, ...generationEnv],

@@ -50,7 +50,14 @@ interface Container {
   securityContext: Record<string, unknown>;
 }
 interface PodSpecHolder {
-  template: { spec: { containers: Container[]; initContainers?: Container[]; topologySpreadConstraints?: unknown[] } };
+  template: {
+    spec: {
+      containers: Container[];
+      initContainers?: Container[];
+      topologySpreadConstraints?: unknown[];
+      terminationGracePeriodSeconds?: number;
+    };
+  };
 }
 
 function renderOverlay(overlay: string): Manifest[] {
@@ -299,6 +306,18 @@ describe('Kubernetes: KEDA', () => {
     expect(problems).toEqual([
       'ScaledObject/generation-worker trigger rabbitmq: the NetworkPolicies of Deployment/rabbitmq do not admit the ' +
         'keda namespace on port management, so KEDA cannot read the queue',
+    ]);
+    expect(status).toBe(1);
+  });
+
+  test('a render worker with the default 30 s to stop is reported', () => {
+    const objects = renderOverlay('prod');
+    delete podOf(objects, 'Deployment', 'generation-worker').terminationGracePeriodSeconds;
+    const { status, problems } = validateObjects('keda-grace.yaml', objects);
+    expect(problems).toEqual([
+      expect.stringMatching(
+        /^Deployment\/generation-worker: terminationGracePeriodSeconds 30 is shorter than a long render \(\d+ s, scripts\/k8s\/workloads.mjs\): scaling in would kill renders midway$/,
+      ),
     ]);
     expect(status).toBe(1);
   });
