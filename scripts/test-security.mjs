@@ -18,6 +18,7 @@ const SUITES = [
   ['tests/e2e/web-origin-csp.test.ts', 'CSP in Chromium'],
   ['mfe-marketing/test/markdown-sanitising.test.ts', 'Markdown sanitising'],
   ['tests/integration/bulk-upload-refusals.test.ts', 'upload refusals'],
+  ['packages/service-kit/test/request-drain.test.ts', 'upload refusals'],
 ];
 /** A run that has not ended this long after the slowest suite's own limits is stuck. */
 const RUN_TIMEOUT_MS = 20 * 60_000;
