@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import type { Connection } from 'mongoose';
 import type { MessageBus, Subscription } from '@productgen/bus';
-import { describeCpu, hostCpu } from '@productgen/host-cpu';
+import { describeCpu } from '@productgen/host-cpu';
 import { recordInfo, type Logger, type ObjectStore } from '@productgen/service-kit';
 import { createGenerationApp } from './app';
 import { BulkCreation } from './bulk-creation';
@@ -14,9 +14,7 @@ import { GenerationRepository } from './data/generation-repository';
 import { createModels } from './data/models';
 import { PresetRepository } from './data/preset-repository';
 import { RenderWorker } from './messaging/render-worker';
-import { ensureModels } from './models/model-store';
-import { chooseInt8Kernels } from './models/int8-kernels';
-import { loadModelRuntime } from './models/runtime';
+import { describeInt8Kernels, loadConfiguredRuntime } from './models/runtime';
 import { StudioRenderer } from './pipeline/studio';
 import { Settlement } from './settlement';
 import { Sweeper } from './sweeper';
@@ -72,12 +70,11 @@ export async function createGenerationService(deps: GenerationServiceDeps): Prom
     : createBillingClient({ baseUrl: deps.billing.baseUrl, timeoutMs });
   const auth = isClient(deps.auth) ? deps.auth : createAuthClient({ baseUrl: deps.auth.baseUrl, timeoutMs });
 
-  const files = await ensureModels(config.MODELS_DIR, config.SHARED_MODELS_DIR);
-  const int8Kernels = chooseInt8Kernels(hostCpu(), config.INT8_KERNELS);
-  const runtime = await loadModelRuntime(files, { threads: config.INFERENCE_THREADS, int8Kernels });
+  const runtime = await loadConfiguredRuntime(config);
+  const { int8Kernels } = runtime;
   logger.info(
     { int8Kernels: int8Kernels.kernels, reason: int8Kernels.reason, cpu: describeCpu() },
-    `models: segmentation, classifier and upscaler run ${int8Kernels.kernels} int8 kernels (${int8Kernels.explanation})`,
+    `models: ${describeInt8Kernels(runtime)}`,
   );
   recordInfo('generation_model_int8_kernels', 'Integer kernels the quantized models run on, and why', {
     kernels: int8Kernels.kernels,

@@ -4,6 +4,9 @@ import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import type { BusMessage } from '@productgen/bus';
 import { OUT_OF_CREDITS_MESSAGE, topics, type GenerationStatusResponse } from '@productgen/contracts';
+import { hostCpu } from '@productgen/host-cpu';
+import { metricsRegistry } from '@productgen/service-kit';
+import { chooseInt8Kernels } from '../src/models/int8-kernels';
 import { closeStudioThreads } from '../src/threads/studio-threads';
 import { as, binary, newUserId, PHOTOS_DIR, Stack, waitForGeneration } from './helpers';
 
@@ -52,6 +55,13 @@ describe('generation API', () => {
     await stack.stop();
     await closeStudioThreads();
   }, 60_000);
+
+  test('/metrics says which int8 kernels the models run on, and why', async () => {
+    const { kernels, reason } = chooseInt8Kernels(hostCpu());
+    expect(await metricsRegistry.metrics()).toContain(
+      `generation_model_int8_kernels_info{kernels="${kernels}",reason="${reason}"} 1`,
+    );
+  });
 
   async function analyse(userId: string, image = mug): Promise<string> {
     const response = await as(app.app, userId).post('/image-gen/category', { image });

@@ -5,8 +5,8 @@ import { loadConfig } from '@productgen/service-kit';
 import { generationConfigSchema } from '../config';
 import { hash32 } from '../domain/random';
 import { looks, showcaseRecipes } from '../domain/styles';
-import { findRepoRoot, ensureModels } from '../models/model-store';
-import { loadModelRuntime } from '../models/runtime';
+import { findRepoRoot } from '../models/model-store';
+import { loadConfiguredRuntime } from '../models/runtime';
 import { closeStudioThreads } from '../threads/studio-threads';
 import { classifyProduct } from '../pipeline/classify';
 import { StudioRenderer } from '../pipeline/studio';
@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const photosDir = path.resolve(repoRoot, process.env.PHOTOS_DIR ?? '../shared/photos/test');
   const out = path.resolve(process.argv[2] ?? path.join(repoRoot, '.data', 'contact-sheet.png'));
   const config = loadConfig(generationConfigSchema, process.env);
-  const runtime = await loadModelRuntime(await ensureModels(config.MODELS_DIR, config.SHARED_MODELS_DIR));
+  const runtime = await loadConfiguredRuntime(config);
   const studio = new StudioRenderer(runtime, { outputSize: config.OUTPUT_SIZE, previewSize: 600, watermarkText: '' });
   const files: string[] = [];
   for (const folder of (await readdir(photosDir, { withFileTypes: true })).filter((entry) => entry.isDirectory())) {

@@ -13,8 +13,7 @@ import { categories, type CategoryId } from '../domain/categories';
 import { planVariations } from '../domain/styles';
 import { findRepoRoot } from '../models/model-store';
 import { closeStudioThreads } from '../threads/studio-threads';
-import { ensureModels } from '../models/model-store';
-import { loadModelRuntime } from '../models/runtime';
+import { describeInt8Kernels, loadConfiguredRuntime } from '../models/runtime';
 import { classifyProduct } from '../pipeline/classify';
 import { StudioRenderer, type StageTimes } from '../pipeline/studio';
 import { createGenerationService } from '../service';
@@ -78,7 +77,8 @@ async function withLoopDelay<T>(label: string, work: () => Promise<T>): Promise<
 async function main(): Promise<void> {
   console.log(describeCpu());
   const config = loadConfig(generationConfigSchema, process.env);
-  const runtime = await loadModelRuntime(await ensureModels(config.MODELS_DIR, config.SHARED_MODELS_DIR));
+  const runtime = await loadConfiguredRuntime(config);
+  console.log(describeInt8Kernels(runtime));
   const studio = new StudioRenderer(runtime, {
     outputSize: config.OUTPUT_SIZE,
     previewSize: config.PREVIEW_SIZE,

@@ -5,8 +5,8 @@ import { loadConfig } from '@productgen/service-kit';
 import { generationConfigSchema } from '../config';
 import { isLowCutoutConfidence } from '../domain/analysis';
 import { decodeRgb } from '../imaging/decode';
-import { ensureModels, findRepoRoot } from '../models/model-store';
-import { loadModelRuntime } from '../models/runtime';
+import { findRepoRoot } from '../models/model-store';
+import { describeInt8Kernels, loadConfiguredRuntime } from '../models/runtime';
 import { cutOutProduct } from '../pipeline/product';
 import { closeStudioThreads } from '../threads/studio-threads';
 import { loadSegmentationSet, type SetCase } from './segmentation-set';
@@ -49,7 +49,8 @@ interface Scored {
 async function main(): Promise<void> {
   console.log(describeCpu());
   const config = loadConfig(generationConfigSchema, process.env);
-  const runtime = await loadModelRuntime(await ensureModels(config.MODELS_DIR, config.SHARED_MODELS_DIR));
+  const runtime = await loadConfiguredRuntime(config);
+  console.log(describeInt8Kernels(runtime));
   const cases = await loadSegmentationSet(photosDir, setDir);
   if (outDir) await mkdir(outDir, { recursive: true });
   console.log(`segmentation set: ${cases.length} cases in ${path.relative(repoRoot, setDir)}`);

@@ -4,8 +4,8 @@ import { loadConfig } from '@productgen/service-kit';
 import { generationConfigSchema } from '../config';
 import { keepPhotoStructure, sharpenWithAlpha } from '../imaging/finish';
 import { SCALE, upscale4x } from '../imaging/upscale';
-import { ensureModels, findRepoRoot } from '../models/model-store';
-import { loadModelRuntime, type InferenceModel } from '../models/runtime';
+import { findRepoRoot } from '../models/model-store';
+import { describeInt8Kernels, loadConfiguredRuntime, type InferenceModel } from '../models/runtime';
 import { closeStudioThreads } from '../threads/studio-threads';
 import { describeCpu } from '@productgen/host-cpu';
 
@@ -84,7 +84,8 @@ async function restorations(model: InferenceModel, low: Buffer, side: number): P
 async function main(): Promise<void> {
   console.log(describeCpu());
   const config = loadConfig(generationConfigSchema, process.env);
-  const runtime = await loadModelRuntime(await ensureModels(config.MODELS_DIR, config.SHARED_MODELS_DIR));
+  const runtime = await loadConfiguredRuntime(config);
+  console.log(describeInt8Kernels(runtime));
   const photosDir = path.resolve(findRepoRoot(), process.env.PHOTOS_DIR ?? '../shared/photos/test');
   const scores = new Map<string, { psnr: number; correlation: number; energy: number }[]>();
   for (const photo of PHOTOS) {

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { hostCpu } from '@productgen/host-cpu';
 import { RequestThread } from '../threads/request-thread';
 import { chooseInt8Kernels, forInt8Kernels, type Int8KernelChoice } from './int8-kernels';
-import type { ModelFiles, ModelName } from './model-store';
+import type { GenerationConfig } from '../config';
+import { ensureModels, type ModelFiles, type ModelName } from './model-store';
 
 /** One model: a float32 tensor in, its first output back. */
 export interface InferenceModel {
@@ -148,3 +149,20 @@ export function loadModelRuntime(files: ModelFiles, options: RuntimeOptions = {}
   }
   return runtime;
 }
+
+/**
+ * The models as a generation config asks for them: its model folders (checked and filled at start), threads and int8
+ * kernels. The service and every benchmark load them this way.
+ */
+export async function loadConfiguredRuntime(
+  config: Pick<GenerationConfig, 'MODELS_DIR' | 'SHARED_MODELS_DIR' | 'INFERENCE_THREADS' | 'INT8_KERNELS'>,
+): Promise<ModelRuntime> {
+  return loadModelRuntime(await ensureModels(config.MODELS_DIR, config.SHARED_MODELS_DIR), {
+    threads: config.INFERENCE_THREADS,
+    int8Kernels: chooseInt8Kernels(hostCpu(), config.INT8_KERNELS),
+  });
+}
+
+/** The line the service logs and the benchmarks print: which kernels, and why. */
+export const describeInt8Kernels = ({ int8Kernels }: ModelRuntime): string =>
+  `segmentation, classifier and upscaler run ${int8Kernels.kernels} int8 kernels (${int8Kernels.explanation})`;
