@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { baseConfig, envFields, portConfig, telemetryConfig } from '@productgen/service-kit';
+import { baseConfig, envFields, isDevelopmentMode, portConfig, telemetryConfig } from '@productgen/service-kit';
 import { trackingScriptsConfig } from '@productgen/web-host';
 
 /**
@@ -30,8 +30,9 @@ export type DevstackConfig = z.output<typeof devstackConfigSchema>;
 
 /**
  * The launcher turns on the dev identity provider and the dev checkout (DEV_IDENTITY_PROVIDER for the composed
- * services, devIdentityProvider in the runtime config) outside production; the services refuse them in production.
+ * services, devIdentityProvider in the runtime config) in development and test, the only modes the services
+ * accept them in.
  */
 export function launcherDevIdentityProvider(config: Pick<DevstackConfig, 'NODE_ENV'>): boolean {
-  return config.NODE_ENV !== 'production';
+  return isDevelopmentMode(config.NODE_ENV);
 }

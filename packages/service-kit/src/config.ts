@@ -123,20 +123,39 @@ export const baseConfig = { NODE_ENV: envFields.nodeEnv(), LOG_LEVEL: envFields.
 
 /**
  * DEV_IDENTITY_PROVIDER: the built-in dev identity provider (auth) and dev checkout (billing), which let anyone
- * sign in as anybody and pay nothing. Off unless set (the embedded launcher sets it); refused in production by
- * `refuseDevIdentityProviderInProduction`, so a production process with it set does not start.
+ * sign in as anybody and pay nothing. Off unless set (the embedded launcher sets it), and only ever served in an
+ * explicit development mode (`isDevelopmentMode`): a process with it set in any other mode does not start
+ * (`refuseDevIdentityProviderOutsideDevelopment`).
  */
 export const devIdentityProviderConfig = { DEV_IDENTITY_PROVIDER: envFields.boolean(false) };
 
-export function refuseDevIdentityProviderInProduction(
+/** The NODE_ENV values in which the dev features may run: a developer's machine and the test suites. */
+const DEVELOPMENT_MODES: ReadonlySet<string> = new Set(['development', 'test']);
+
+/**
+ * Whether NODE_ENV names a development mode. Staging and production are not: a staging deployment is reachable by
+ * others, and a flag copied there by mistake must not open a sign-in as anybody or free credits.
+ */
+export function isDevelopmentMode(nodeEnv: string): boolean {
+  return DEVELOPMENT_MODES.has(nodeEnv);
+}
+
+/** Whether the dev identity provider and dev checkout are served: opted in, and in a development mode. */
+export function devFeaturesEnabled(config: { NODE_ENV: string; DEV_IDENTITY_PROVIDER: boolean }): boolean {
+  return config.DEV_IDENTITY_PROVIDER && isDevelopmentMode(config.NODE_ENV);
+}
+
+export function refuseDevIdentityProviderOutsideDevelopment(
   config: { NODE_ENV: string; DEV_IDENTITY_PROVIDER: boolean },
   ctx: z.RefinementCtx,
 ): void {
-  if (config.NODE_ENV === 'production' && config.DEV_IDENTITY_PROVIDER) {
+  if (config.DEV_IDENTITY_PROVIDER && !isDevelopmentMode(config.NODE_ENV)) {
     ctx.addIssue({
       code: 'custom',
       path: ['DEV_IDENTITY_PROVIDER'],
-      message: 'must not be enabled in production (anyone could sign in as anybody and get credits without paying)',
+      message:
+        `must not be enabled with NODE_ENV=${config.NODE_ENV}, only with NODE_ENV=development or test ` +
+        '(anyone could sign in as anybody and get credits without paying)',
     });
   }
 }

@@ -2,14 +2,16 @@ export {
   ConfigError,
   amqpConfig,
   baseConfig,
+  devFeaturesEnabled,
   devIdentityProviderConfig,
   envFields,
   exitOnConfigError,
+  isDevelopmentMode,
   loadConfig,
   loadConfigOrExit,
   mongoConfig,
   portConfig,
-  refuseDevIdentityProviderInProduction,
+  refuseDevIdentityProviderOutsideDevelopment,
   s3Config,
   telemetryConfig,
   type ConfigProblem,
@@ -78,6 +80,8 @@ export {
 } from './object-store';
 export { runServiceProcess, type ServiceProcessConfig, type ServiceProcessContext } from './service-process';
 export { runMigration } from './migration';
+export { periodicTask, type PeriodicTask, type PeriodicTaskOptions } from './periodic-task';
+export { createCrashPoint, type CrashPoint } from './crash-point';
 export {
   instrumentBus,
   metricsConfig,

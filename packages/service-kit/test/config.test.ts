@@ -2,10 +2,13 @@ import { z } from 'zod';
 import {
   ConfigError,
   baseConfig,
+  devFeaturesEnabled,
+  devIdentityProviderConfig,
   envFields,
   exitOnConfigError,
   loadConfig,
   mongoConfig,
+  refuseDevIdentityProviderOutsideDevelopment,
   s3Config,
   telemetryConfig,
 } from '@productgen/service-kit';
@@ -105,5 +108,24 @@ describe('loadConfig', () => {
     } finally {
       write.mockRestore();
     }
+  });
+});
+
+describe('the dev features (DEV_IDENTITY_PROVIDER) need an explicit development mode', () => {
+  const devSchema = z
+    .object({ ...baseConfig, ...devIdentityProviderConfig })
+    .superRefine(refuseDevIdentityProviderOutsideDevelopment);
+
+  it.each(['development', 'test'])('NODE_ENV=%s: served when opted in, off otherwise', (mode) => {
+    expect(devFeaturesEnabled(loadConfig(devSchema, { NODE_ENV: mode, DEV_IDENTITY_PROVIDER: 'true' }))).toBe(true);
+    expect(devFeaturesEnabled(loadConfig(devSchema, { NODE_ENV: mode }))).toBe(false);
+  });
+
+  it.each(['staging', 'production'])('NODE_ENV=%s: a process opting in does not start', (mode) => {
+    expect(() => loadConfig(devSchema, { NODE_ENV: mode, DEV_IDENTITY_PROVIDER: 'true' })).toThrow(
+      `DEV_IDENTITY_PROVIDER: must not be enabled with NODE_ENV=${mode}, only with NODE_ENV=development or test`,
+    );
+    // Whatever a config that skipped the refusal says, the features stay off.
+    expect(devFeaturesEnabled({ NODE_ENV: mode, DEV_IDENTITY_PROVIDER: true })).toBe(false);
   });
 });

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import compression from 'compression';
 import type { Express } from 'express';
 import { MFE_NAMES } from '@productgen/mf-shared/routes';
-import { createHttpApp, type Logger } from '@productgen/service-kit';
+import { createHttpApp, devFeaturesEnabled, type Logger } from '@productgen/service-kit';
 import { trackingScriptsOf, type MicrofrontendHostConfig, type ShellHostConfig } from './config';
 import { setCacheHeaders } from './headers';
 import { publishedFolder, readFileOrNull, servePageDocuments } from './page-documents';
@@ -80,7 +80,7 @@ export function createShellHost(config: ShellHostConfig, logger: Logger): Expres
     apiBaseUrl: config.API_PUBLIC_URL,
     googleClientId: config.GOOGLE_CLIENT_ID,
     productName: config.PRODUCT_NAME,
-    devIdentityProvider: config.DEV_IDENTITY_PROVIDER && config.NODE_ENV !== 'production',
+    devIdentityProvider: devFeaturesEnabled(config),
     trackingScripts: trackingScriptsOf(config),
   };
   app.use(webOriginHeaders(runtimeConfig));

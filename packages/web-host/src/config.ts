@@ -103,7 +103,7 @@ export const shellHostConfigSchema = z.object({
   API_PUBLIC_URL: envFields.httpUrl(),
   GOOGLE_CLIENT_ID: z.string().default(''),
   PRODUCT_NAME: envFields.nonEmpty().default('ProductGen'),
-  /** Shows the built-in dev identity provider's sign-in; never in production (it is refused there). */
+  /** Shows the built-in dev identity provider's sign-in; only in development or test (the services refuse it elsewhere). */
   DEV_IDENTITY_PROVIDER: envFields.boolean(false),
   CROSS_ORIGIN_ISOLATED_PATHS: pathList.default(TOOL_PATHS),
   ...trackingScriptsConfig,

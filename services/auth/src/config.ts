@@ -2,10 +2,11 @@ import { z } from 'zod';
 import {
   amqpConfig,
   baseConfig,
+  devFeaturesEnabled,
   devIdentityProviderConfig,
   envFields,
   mongoConfig,
-  refuseDevIdentityProviderInProduction,
+  refuseDevIdentityProviderOutsideDevelopment,
   telemetryConfig,
 } from '@productgen/service-kit';
 
@@ -51,7 +52,7 @@ export const authConfigSchema = z
         message: 'must not be shorter than SESSION_IDLE_DAYS',
       });
     }
-    refuseDevIdentityProviderInProduction(config, ctx);
+    refuseDevIdentityProviderOutsideDevelopment(config, ctx);
     if (config.NODE_ENV !== 'production') return;
     if (config.GOOGLE_CLIENT_ID === DEV_GOOGLE_CLIENT_ID) {
       ctx.addIssue({
@@ -77,7 +78,7 @@ export const distributedAuthConfigSchema = authConfigSchema.safeExtend({
   AMQP_URL: amqpConfig.AMQP_URL,
 });
 
-/** The dev identity provider runs only when DEV_IDENTITY_PROVIDER is set, and never in production. */
+/** The dev identity provider runs only when DEV_IDENTITY_PROVIDER is set, in development or test. */
 export function isDevIdpEnabled(config: Pick<AuthConfig, 'NODE_ENV' | 'DEV_IDENTITY_PROVIDER'>): boolean {
-  return config.DEV_IDENTITY_PROVIDER && config.NODE_ENV !== 'production';
+  return devFeaturesEnabled(config);
 }

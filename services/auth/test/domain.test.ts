@@ -51,7 +51,13 @@ describe('session keys', () => {
 describe('identity claims', () => {
   it('builds the display name from the parts when the provider sends none, and lower-cases the email', () => {
     expect(
-      identityFromClaims('dev', { sub: '1', email: 'A@B.example', given_name: 'Ada', family_name: 'L' }),
+      identityFromClaims('dev', {
+        sub: '1',
+        email: 'A@B.example',
+        email_verified: true,
+        given_name: 'Ada',
+        family_name: 'L',
+      }),
     ).toMatchObject({
       email: 'a@b.example',
       name: 'Ada L',
@@ -59,9 +65,14 @@ describe('identity claims', () => {
     });
   });
 
-  it('refuses an unverified address and claims without an email', () => {
-    expect(() => identityFromClaims('google', { sub: '1', email: 'a@b.example', email_verified: false })).toThrow(
-      IdentityRejectedError,
+  it('refuses an unverified address, one the provider does not vouch for, and claims without an email', () => {
+    for (const email_verified of [false, 'false', undefined]) {
+      expect(() => identityFromClaims('google', { sub: '1', email: 'a@b.example', email_verified })).toThrow(
+        IdentityRejectedError,
+      );
+    }
+    expect(identityFromClaims('google', { sub: '1', email: 'a@b.example', email_verified: 'true' }).email).toBe(
+      'a@b.example',
     );
     expect(() => identityFromClaims('google', { sub: '1' })).toThrow(IdentityRejectedError);
   });
@@ -152,7 +163,7 @@ describe('metadata saves', () => {
 });
 
 describe('config', () => {
-  it('runs the dev identity provider only with DEV_IDENTITY_PROVIDER, and refuses that in production', () => {
+  it('runs the dev identity provider only with DEV_IDENTITY_PROVIDER, and refuses that outside development', () => {
     expect(isDevIdpEnabled(loadConfig(authConfigSchema, {}))).toBe(false);
     expect(isDevIdpEnabled(loadConfig(authConfigSchema, { NODE_ENV: 'staging' }))).toBe(false);
     expect(isDevIdpEnabled(loadConfig(authConfigSchema, { DEV_IDENTITY_PROVIDER: 'true' }))).toBe(true);
@@ -161,7 +172,15 @@ describe('config', () => {
     );
     expect(() =>
       loadConfig(authConfigSchema, { NODE_ENV: 'production', GOOGLE_CLIENT_ID: 'real', DEV_IDENTITY_PROVIDER: 'true' }),
-    ).toThrow(/DEV_IDENTITY_PROVIDER: must not be enabled in production/);
+    ).toThrow(
+      /DEV_IDENTITY_PROVIDER: must not be enabled with NODE_ENV=production, only with NODE_ENV=development or test/,
+    );
+    expect(() => loadConfig(authConfigSchema, { NODE_ENV: 'staging', DEV_IDENTITY_PROVIDER: 'true' })).toThrow(
+      /DEV_IDENTITY_PROVIDER: must not be enabled with NODE_ENV=staging, only with NODE_ENV=development or test/,
+    );
+    expect(isDevIdpEnabled(loadConfig(authConfigSchema, { NODE_ENV: 'test', DEV_IDENTITY_PROVIDER: 'true' }))).toBe(
+      true,
+    );
   });
 
   it('refuses the loopback test option and a missing client id in production, and names the variables', () => {

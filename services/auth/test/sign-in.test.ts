@@ -73,13 +73,15 @@ interface TokenOverrides {
   key?: KeyLike;
   sub?: string;
   email?: string;
+  /** `email_verified` as sent; undefined leaves the claim out. */
+  emailVerified?: unknown;
 }
 
 async function googleIdToken(google: FakeGoogle, overrides: TokenOverrides = {}): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({
     email: overrides.email ?? 'shopper@gmail.example',
-    email_verified: true,
+    email_verified: 'emailVerified' in overrides ? overrides.emailVerified : true,
     name: 'Shop Per',
     given_name: 'Shop',
     family_name: 'Per',
@@ -212,6 +214,19 @@ describe('sign-in with Google ID tokens (verified against a local JWKS)', () => 
     ['an expired token', () => googleIdToken(google, { expiresInSeconds: -3600 })],
     ['a signature by another key', (other) => googleIdToken(google, { key: other })],
     ['a token that is not a JWT', async () => 'not.a.jwt'],
+    // A new address each, so an accepted token would show as a new user.
+    [
+      'a token without email_verified',
+      () => googleIdToken(google, { email: 'unsaid@gmail.example', sub: '201', emailVerified: undefined }),
+    ],
+    [
+      'a token with email_verified false',
+      () => googleIdToken(google, { email: 'unverified@gmail.example', sub: '202', emailVerified: false }),
+    ],
+    [
+      'a token with email_verified "false"',
+      () => googleIdToken(google, { email: 'unverified2@gmail.example', sub: '203', emailVerified: 'false' }),
+    ],
   ];
 
   it.each(rejected)('refuses %s with 401 and creates no session or user', async (_case, makeToken) => {
@@ -291,7 +306,7 @@ describe('sign-in with a Google access token (tokeninfo + userinfo on a local se
   });
 });
 
-describe('the dev identity provider is opt-in (DEV_IDENTITY_PROVIDER) and refused in production', () => {
+describe('the dev identity provider is opt-in (DEV_IDENTITY_PROVIDER) and refused outside development', () => {
   it.each([
     ['staging without the flag', { NODE_ENV: 'staging', DEV_IDENTITY_PROVIDER: '' }],
     ['production', { NODE_ENV: 'production', DEV_IDENTITY_PROVIDER: 'false' }],
@@ -313,11 +328,16 @@ describe('the dev identity provider is opt-in (DEV_IDENTITY_PROVIDER) and refuse
     }
   });
 
-  it('production with the flag set does not start, naming the variable', async () => {
-    await expect(
-      startTestService(mongo, {
-        env: { NODE_ENV: 'production', GOOGLE_CLIENT_ID: TEST_CLIENT_ID, DEV_IDENTITY_PROVIDER: 'true' },
-      }),
-    ).rejects.toThrow(/DEV_IDENTITY_PROVIDER: must not be enabled in production/);
-  });
+  it.each(['production', 'staging'])(
+    'NODE_ENV=%s with the flag set does not start, naming the variable',
+    async (mode) => {
+      await expect(
+        startTestService(mongo, {
+          env: { NODE_ENV: mode, GOOGLE_CLIENT_ID: TEST_CLIENT_ID, DEV_IDENTITY_PROVIDER: 'true' },
+        }),
+      ).rejects.toThrow(
+        `DEV_IDENTITY_PROVIDER: must not be enabled with NODE_ENV=${mode}, only with NODE_ENV=development`,
+      );
+    },
+  );
 });

@@ -2,10 +2,12 @@ import { z } from 'zod';
 import {
   amqpConfig,
   baseConfig,
+  devFeaturesEnabled,
   devIdentityProviderConfig,
   envFields,
+  isDevelopmentMode,
   mongoConfig,
-  refuseDevIdentityProviderInProduction,
+  refuseDevIdentityProviderOutsideDevelopment,
   telemetryConfig,
 } from '@productgen/service-kit';
 
@@ -58,15 +60,14 @@ export const billingConfigSchema = z
         message: 'STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set together',
       });
     }
-    refuseDevIdentityProviderInProduction(config, ctx);
-    if (stripeParts === 0 && (config.NODE_ENV === 'production' || !config.DEV_IDENTITY_PROVIDER)) {
+    refuseDevIdentityProviderOutsideDevelopment(config, ctx);
+    if (stripeParts === 0 && !devFeaturesEnabled(config)) {
       ctx.addIssue({
         code: 'custom',
         path: ['STRIPE_SECRET_KEY'],
-        message:
-          config.NODE_ENV === 'production'
-            ? 'Stripe must be configured in production (the dev checkout is refused there)'
-            : 'Stripe must be configured, or DEV_IDENTITY_PROVIDER=true for the built-in dev checkout',
+        message: isDevelopmentMode(config.NODE_ENV)
+          ? 'Stripe must be configured, or DEV_IDENTITY_PROVIDER=true for the built-in dev checkout'
+          : `Stripe must be configured with NODE_ENV=${config.NODE_ENV} (the dev checkout runs only in development or test)`,
       });
     }
     if (config.NODE_ENV !== 'production') return;

@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import type { Connection } from 'mongoose';
 import type { MessageBus, Subscription } from '@productgen/bus';
-import type { Logger } from '@productgen/service-kit';
+import { devFeaturesEnabled, type Logger } from '@productgen/service-kit';
 import { createBillingApp } from './app';
 import { paymentProviderKind, type BillingConfig } from './config';
 import { CreditService } from './credits';
@@ -67,8 +67,10 @@ export async function createBillingService(deps: BillingServiceDeps): Promise<Bi
   );
 
   const kind = paymentProviderKind(config);
-  if (kind === 'dev' && config.NODE_ENV === 'production') {
-    throw new Error('The dev checkout is refused in production: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
+  if (kind === 'dev' && !devFeaturesEnabled(config)) {
+    throw new Error(
+      `The dev checkout is refused with NODE_ENV=${config.NODE_ENV}: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET`,
+    );
   }
   let devCheckout: DevCheckout | undefined;
   let provider: PaymentProvider;

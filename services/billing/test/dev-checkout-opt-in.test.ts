@@ -23,7 +23,7 @@ const STRIPE = {
   STRIPE_API_PROTOCOL: 'http',
 };
 
-describe('the dev checkout is opt-in (DEV_IDENTITY_PROVIDER) and refused in production', () => {
+describe('the dev checkout is opt-in (DEV_IDENTITY_PROVIDER) and refused outside development', () => {
   it('NODE_ENV=staging without the flag: no /dev-checkout', async () => {
     const billing = await startTestService(mongo, {
       env: { NODE_ENV: 'staging', DEV_IDENTITY_PROVIDER: '', ...STRIPE },
@@ -40,16 +40,24 @@ describe('the dev checkout is opt-in (DEV_IDENTITY_PROVIDER) and refused in prod
   });
 
   it('without the flag and without Stripe, billing does not start: it would have no way to take payments', () => {
-    expect(() => loadConfig(billingConfigSchema, { NODE_ENV: 'staging' })).toThrow(
+    expect(() => loadConfig(billingConfigSchema, { NODE_ENV: 'development' })).toThrow(
       /STRIPE_SECRET_KEY: Stripe must be configured, or DEV_IDENTITY_PROVIDER=true for the built-in dev checkout/,
+    );
+    expect(() => loadConfig(billingConfigSchema, { NODE_ENV: 'staging' })).toThrow(
+      /STRIPE_SECRET_KEY: Stripe must be configured with NODE_ENV=staging \(the dev checkout runs only in development or test\)/,
     );
   });
 
-  it('NODE_ENV=production with the flag does not start, naming the variable, even with Stripe configured', () => {
-    const { STRIPE_API_HOST: _host, STRIPE_API_PORT: _port, STRIPE_API_PROTOCOL: _protocol, ...stripe } = STRIPE;
-    expect(() =>
-      loadConfig(billingConfigSchema, { NODE_ENV: 'production', DEV_IDENTITY_PROVIDER: 'true', ...stripe }),
-    ).toThrow(/DEV_IDENTITY_PROVIDER: must not be enabled in production/);
-    expect(loadConfig(billingConfigSchema, { NODE_ENV: 'production', ...stripe }).DEV_IDENTITY_PROVIDER).toBe(false);
-  });
+  it.each(['production', 'staging'])(
+    'NODE_ENV=%s with the flag does not start, naming the variable, even with Stripe configured',
+    (mode) => {
+      const { STRIPE_API_HOST: _host, STRIPE_API_PORT: _port, STRIPE_API_PROTOCOL: _protocol, ...stripe } = STRIPE;
+      expect(() =>
+        loadConfig(billingConfigSchema, { NODE_ENV: mode, DEV_IDENTITY_PROVIDER: 'true', ...stripe }),
+      ).toThrow(
+        `DEV_IDENTITY_PROVIDER: must not be enabled with NODE_ENV=${mode}, only with NODE_ENV=development or test`,
+      );
+      expect(loadConfig(billingConfigSchema, { NODE_ENV: mode, ...stripe }).DEV_IDENTITY_PROVIDER).toBe(false);
+    },
+  );
 });

@@ -1,10 +1,11 @@
 import { limits } from '@productgen/contracts';
 import {
   baseConfig,
+  devFeaturesEnabled,
   devIdentityProviderConfig,
   envFields,
   loadConfig,
-  refuseDevIdentityProviderInProduction,
+  refuseDevIdentityProviderOutsideDevelopment,
   telemetryConfig,
 } from '@productgen/service-kit';
 import { z } from 'zod';
@@ -105,10 +106,10 @@ export const gatewayConfigSchema = z
     PRODUCT_NAME: z.string().default('ProductGen'),
     GOOGLE_CLIENT_ID: z.string().default(''),
     STRIPE_PUBLISHABLE_KEY: z.string().optional(),
-    /** Routes the dev-only routes (dev identity provider, dev checkout) to their services; refused in production. */
+    /** Routes the dev-only routes (dev identity provider, dev checkout) to their services; development or test only. */
     ...devIdentityProviderConfig,
   })
-  .superRefine(refuseDevIdentityProviderInProduction);
+  .superRefine(refuseDevIdentityProviderOutsideDevelopment);
 
 export type GatewayConfig = z.output<typeof gatewayConfigSchema>;
 
@@ -117,9 +118,9 @@ export function loadGatewayConfig(env: Record<string, string | undefined> = proc
   return loadConfig(gatewayConfigSchema, env);
 }
 
-/** Whether the dev-only routes are served: with DEV_IDENTITY_PROVIDER, never in production. */
+/** Whether the dev-only routes are served: with DEV_IDENTITY_PROVIDER, in development or test only. */
 export function servesDevRoutes(config: Pick<GatewayConfig, 'NODE_ENV' | 'DEV_IDENTITY_PROVIDER'>): boolean {
-  return config.DEV_IDENTITY_PROVIDER && config.NODE_ENV !== 'production';
+  return devFeaturesEnabled(config);
 }
 
 /** The port main.ts listens on. */

@@ -217,8 +217,8 @@ describe.each([
   });
 });
 
-it('refuses DEV_IDENTITY_PROVIDER in production, naming the variable', () => {
-  expect(() => buildGateway({ NODE_ENV: 'production', DEV_IDENTITY_PROVIDER: 'true' })).toThrow(
-    /DEV_IDENTITY_PROVIDER: must not be enabled in production/,
+it.each(['production', 'staging'])('refuses DEV_IDENTITY_PROVIDER with NODE_ENV=%s, naming the variable', (mode) => {
+  expect(() => buildGateway({ NODE_ENV: mode, DEV_IDENTITY_PROVIDER: 'true' })).toThrow(
+    `DEV_IDENTITY_PROVIDER: must not be enabled with NODE_ENV=${mode}, only with NODE_ENV=development or test`,
   );
 });

@@ -31,12 +31,16 @@ export class IdentityRejectedError extends Error {
   override name = 'IdentityRejectedError';
 }
 
-/** Turns verified claims into an identity; an address the provider says is unverified is refused. */
+/**
+ * Turns verified claims into an identity. The address must be one the provider vouches for (`email_verified:
+ * true`): an account is found by its address, so an unverified one (or a token that does not say) could take over
+ * the account of whoever owns that address.
+ */
 export function identityFromClaims(provider: VerifiedIdentity['provider'], claims: unknown): VerifiedIdentity {
   const parsed = identityClaimsSchema.safeParse(claims);
   if (!parsed.success) throw new IdentityRejectedError(`identity claims unusable: ${parsed.error.message}`);
   const { sub, email, email_verified, name, given_name, family_name, picture } = parsed.data;
-  if (email_verified === false) throw new IdentityRejectedError('email address is not verified');
+  if (email_verified !== true) throw new IdentityRejectedError('email address is not verified');
   const givenName = given_name?.trim() ?? '';
   const familyName = family_name?.trim() ?? '';
   const fullName = name?.trim() || [givenName, familyName].filter(Boolean).join(' ') || email.split('@')[0] || email;
