@@ -19,6 +19,7 @@ const SUITES = [
   ['mfe-marketing/test/markdown-sanitising.test.ts', 'Markdown sanitising'],
   ['tests/integration/bulk-upload-refusals.test.ts', 'upload refusals'],
   ['packages/service-kit/test/request-drain.test.ts', 'upload refusals'],
+  ['mfe-marketing/test/editor-servers.test.ts', 'content editor host and paths'],
 ];
 /** A run that has not ended this long after the slowest suite's own limits is stuck. */
 const RUN_TIMEOUT_MS = 20 * 60_000;
