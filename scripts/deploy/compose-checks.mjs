@@ -1,6 +1,6 @@
 // The rules of scripts/deploy/validate.mjs for the compose file beyond its schema: resource limits and log
-// rotation, what is published to the network, secrets without fallbacks, the dev identity provider in the example
-// environment, and where the models come from. Each returns one line per problem.
+// rotation, what is published to the network, secrets without fallbacks, MongoDB's access control, the dev identity
+// provider in the example environment, and where the models come from. Each returns one line per problem.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
@@ -72,6 +72,40 @@ export function secretRules(text, services) {
       if (/PASS(WORD)?$/.test(variable) && !/^\$\{[A-Za-z0-9_]+:\?[^}]+\}$/.test(String(value))) {
         problems.push(`/services/${name}: ${variable} must be required from .env (\${VAR:?message})`);
       }
+    }
+  }
+  return problems;
+}
+
+/** A required `${VAR:?message}` (the image's `<VAR>_FILE` form, a secret file, counts too). */
+const isRequiredFromEnv = (value) => /^\$\{[A-Za-z0-9_]+:\?[^}]+\}$/.test(String(value ?? ''));
+
+/**
+ * MongoDB runs with access control, as production's does: the server (a mongo image running mongod) creates its
+ * root user from required variables (so it runs with --auth), a replica set has the key file its members
+ * authenticate with (mongod refuses access control on a replica set without one), and every MONGO_URL signs in.
+ * Without it anything that reaches the port or the compose network reads and changes every service's data.
+ */
+export function mongoAuthRules(services) {
+  const problems = [];
+  for (const [name, service] of Object.entries(services)) {
+    const command = (service.command ?? []).map(String);
+    if (/^mongo(:|@|$)/.test(service.image ?? '') && command[0] === 'mongod') {
+      const env = service.environment ?? {};
+      const credential = (variable) => isRequiredFromEnv(env[variable]) || env[`${variable}_FILE`] !== undefined;
+      if (!credential('MONGO_INITDB_ROOT_USERNAME') || !credential('MONGO_INITDB_ROOT_PASSWORD')) {
+        problems.push(
+          `/services/${name}: MongoDB runs without authentication: require MONGO_INITDB_ROOT_USERNAME and ` +
+            'MONGO_INITDB_ROOT_PASSWORD from .env (${VAR:?message})',
+        );
+      }
+      if (command.includes('--replSet') && !command.includes('--keyFile')) {
+        problems.push(`/services/${name}: a replica set with authentication needs --keyFile`);
+      }
+    }
+    const mongoUrl = service.environment?.MONGO_URL;
+    if (mongoUrl !== undefined && !/^mongodb(\+srv)?:\/\/[^@/:]+:[^@/]+@/.test(String(mongoUrl))) {
+      problems.push(`/services/${name}: MONGO_URL has no credentials (mongodb://user:password@host/?authSource=admin)`);
     }
   }
   return problems;

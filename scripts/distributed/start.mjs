@@ -9,6 +9,7 @@
 //       [--data-dir <dir>] [--free-ports]
 // It prints `distributed platform ready {"web": ..., "api": ...}` once every process is healthy; Ctrl-C stops all.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,20 +23,33 @@ const { freePort, reservePort } = require('@productgen/service-kit/local-ports')
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 
 /** Provided by this machine instead of a container. */
-const INFRASTRUCTURE = new Set(['mongo', 'mongo-init', 'rabbitmq', 'minio', 'minio-init']);
+const INFRASTRUCTURE = new Set(['mongo-keyfile', 'mongo', 'mongo-init', 'rabbitmq', 'minio', 'minio-init']);
+/**
+ * The passwords compose requires for its data stores. Here the stores are this machine's own (the embedded MongoDB
+ * and S3 started below, the RabbitMQ of AMQP_URL, whose URL replaces the compose one), so when .env does not set
+ * them they are made up for this run instead of stopping it.
+ */
+const LOCAL_STORE_PASSWORDS = ['MONGO_INITDB_ROOT_PASSWORD', 'RABBITMQ_PASSWORD', 'MINIO_ROOT_PASSWORD'];
 /** Paths inside the images that hold files of the repository. */
 const IMAGE_WORKDIR = '/app';
 const IMAGE_SITE_DIR = '/app/site';
 
 // ── reading the compose file ────────────────────────────────────────────────────────────────────────────────────
 
-/** `${VAR:-default}`, `${VAR-default}`, `${VAR}` and `$$`, as compose interpolates them. */
+/**
+ * `${VAR:-default}`, `${VAR-default}`, `${VAR:?message}`, `${VAR?message}`, `${VAR}` and `$$`, as compose
+ * interpolates them (the `:` forms treat an empty value as unset). A required variable that is unset stops the
+ * start with its message, as it stops compose.
+ */
 export function interpolate(text, env) {
   return String(text)
-    .replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?-)([^}]*))?\}/g, (_match, name, operator, fallback) => {
+    .replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?])([^}]*))?\}/g, (_match, name, operator, argument) => {
       const value = env[name];
-      if (operator === ':-') return value === undefined || value === '' ? fallback : value;
-      if (operator === '-') return value === undefined ? fallback : value;
+      const unset = operator?.startsWith(':') ? value === undefined || value === '' : value === undefined;
+      if (operator?.endsWith('-')) return unset ? argument : value;
+      if (operator?.endsWith('?') && unset) {
+        throw new Error(`${name}: ${argument || 'required variable is not set'}`);
+      }
       return value ?? '';
     })
     .replaceAll('$$', '$');
@@ -123,7 +137,8 @@ function containerPorts(service) {
  */
 function translate(value, context) {
   let text = value;
-  if (/^mongodb:\/\/mongo[:/]/.test(text)) return context.mongoUrl;
+  // The compose URL carries the database's credentials; the local embedded server needs none.
+  if (/^mongodb:\/\/([^@/]*@)?mongo[:/]/.test(text)) return context.mongoUrl;
   if (/^amqps?:\/\/(.*@)?rabbitmq[:/]/.test(text)) return context.amqpUrl;
   if (/^https?:\/\/minio[:/]/.test(text)) return context.s3Endpoint;
   text = text.replace(/\b([a-z][a-z0-9-]*):(\d+)\b/g, (match, host, port) => {
@@ -255,6 +270,7 @@ async function main() {
   // Like compose, variables come from the environment first, then from .env (here: .env.example when there is none).
   const envFile = [path.join(root, '.env'), path.join(root, '.env.example')].find((file) => existsSync(file));
   const env = { ...(envFile ? parseEnv(readFileSync(envFile, 'utf8')) : {}), ...process.env };
+  for (const name of LOCAL_STORE_PASSWORDS) env[name] ||= randomBytes(24).toString('hex');
   const { services, volumes } = composeServices(values.compose, env);
 
   // Infrastructure: the embedded MongoDB and S3, each its own process.

@@ -524,6 +524,22 @@ describe('docker compose', () => {
     expect(status).toBe(1);
   });
 
+  test('MongoDB without authentication, a replica set without a key file and a MONGO_URL without credentials are reported', () => {
+    const document = compose();
+    const required = '${MONGO_INITDB_ROOT_PASSWORD:?set MONGO_INITDB_ROOT_PASSWORD in .env}';
+    expect(document.services.mongo.environment.MONGO_INITDB_ROOT_PASSWORD).toBe(required);
+    delete document.services.mongo.environment;
+    document.services.mongo.command = ['mongod', '--replSet', 'rs0', '--bind_ip_all'];
+    document.services.auth.environment.MONGO_URL = 'mongodb://mongo:27017/?replicaSet=rs0';
+    const { status, problems } = validate('compose', writeScratch('mongo-auth.yml', composeYaml(document)));
+    expect(problems).toEqual([
+      '/services/mongo: MongoDB runs without authentication: require MONGO_INITDB_ROOT_USERNAME and MONGO_INITDB_ROOT_PASSWORD from .env (${VAR:?message})',
+      '/services/mongo: a replica set with authentication needs --keyFile',
+      '/services/auth: MONGO_URL has no credentials (mongodb://user:password@host/?authSource=admin)',
+    ]);
+    expect(status).toBe(1);
+  });
+
   test('an example environment with the dev identity provider on is reported', () => {
     const dir = mkdtempSync(path.join(scratch, 'example-env-'));
     const file = path.join(dir, 'docker-compose.yml');
