@@ -4,7 +4,7 @@ import matter from 'gray-matter';
 import { marked } from 'marked';
 import sanitizeHtml from 'sanitize-html';
 import { z } from 'zod';
-import { frontMatterSchema, type PageContent, type SiteRoute } from './schema';
+import { frontMatterSchema, isAppPageKind, type PageContent, type SiteIndex, type SiteRoute } from './schema';
 
 // Build-time only (Node): reads every content file, validates its front matter and turns its Markdown into HTML.
 
@@ -78,6 +78,9 @@ export function compilePage(fileName: string, source: string, tokens: ContentTok
   if (!parsed.success) throw new ContentError(`${fileName}:\n${describeIssues(parsed.error)}`);
   const bodyHtml = markdownToSafeHtml(content.trim());
   if (parsed.data.kind === 'legal' && !bodyHtml) throw new ContentError(`${fileName}: a legal page needs its text`);
+  if (parsed.data.kind === 'tool' && !bodyHtml) {
+    throw new ContentError(`${fileName}: a tool page explains the tool in its text (the Markdown body)`);
+  }
   return { ...parsed.data, slug: path.basename(fileName, '.md'), bodyHtml };
 }
 
@@ -108,15 +111,25 @@ export function compileContent(contentDir: string, tokens?: ContentTokens): Page
   return pages;
 }
 
-/** The routes manifest: each page's path and its aliases, with the meta a router and a sitemap need. */
+/**
+ * The routes manifest: each page's path and its aliases, with the meta a router and a sitemap need. App pages (the
+ * tools' and pricing's texts) are not this app's routes: their apps render them (see appPages).
+ */
 export function siteRoutes(pages: readonly PageContent[]): SiteRoute[] {
-  return pages.flatMap((page) =>
-    [page.route, ...page.aliases].map((routePath) => ({
-      path: routePath,
-      slug: page.slug,
-      title: page.title,
-      description: page.description,
-      canonicalPath: page.route,
-    })),
-  );
+  return pages
+    .filter((page) => !isAppPageKind(page.kind))
+    .flatMap((page) =>
+      [page.route, ...page.aliases].map((routePath) => ({
+        path: routePath,
+        slug: page.slug,
+        title: page.title,
+        description: page.description,
+        canonicalPath: page.route,
+      })),
+    );
+}
+
+/** Other apps' public routes this app prerenders a text for, which only the web origin reads. */
+export function appPages(pages: readonly PageContent[]): NonNullable<SiteIndex['appPages']> {
+  return pages.filter((page) => isAppPageKind(page.kind)).map((page) => ({ path: page.route, slug: page.slug }));
 }

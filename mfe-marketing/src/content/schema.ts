@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ROUTE_TABLE, type RouteEntry } from '@productgen/mf-shared/routes';
 
 // The front matter of a content file (mfe-marketing/content/*.md), validated at build: a file that breaks a rule
 // stops the build with its name and the rule, so the marketing team learns about a mistake before visitors do.
@@ -74,6 +75,23 @@ const badges = z.object({
 });
 /** Where the Markdown body of the file goes (default: right after the hero). */
 const article = z.object({ kind: z.literal('article') });
+/** A numbered list of what to do, one sentence each (a free tool's how-to). */
+const steps = z.object({ kind: z.literal('steps'), title: text, items: z.array(text).min(2).max(8) });
+/** What happens to the visitor's files (a free tool: it runs in the browser, nothing is uploaded). */
+const privacy = z.object({ kind: z.literal('privacy'), title: text, text });
+
+/** The free tools whose before/after samples mfe-tools' build makes (mfe-tools/build/make-samples.js). */
+export const TOOL_IDS = ['resizer', 'remover', 'upscaler', 'eraser'] as const;
+/** One of the six before/after pairs the tool's own code made from the demo photos. */
+const toolSample = z.object({
+  kind: z.literal('tool-sample'),
+  title: text,
+  tool: z.enum(TOOL_IDS),
+  pair: z.number().int().min(1).max(6),
+  caption: text,
+});
+/** The credit packages, as billing sells them (the contracts' package tiers, filled in by the build). */
+const packages = z.object({ kind: z.literal('packages'), title: text, text: text.optional() });
 
 export const sectionSchema = z.discriminatedUnion('kind', [
   benefits,
@@ -89,6 +107,10 @@ export const sectionSchema = z.discriminatedUnion('kind', [
   teaser,
   badges,
   article,
+  steps,
+  privacy,
+  toolSample,
+  packages,
 ]);
 
 export const PAGE_KINDS = [
@@ -101,7 +123,26 @@ export const PAGE_KINDS = [
   'cost',
   'guide',
   'legal',
+  'tool',
+  'pricing',
 ] as const;
+
+/**
+ * Kinds whose page is another app's public route (the free tools, /pricing; mf-shared's route table): the file gives
+ * the text the web origin prerenders for that route, and the app replaces it when it mounts. Their title,
+ * description, heading and lead are the route table's, which the app shows, so nothing changes when it mounts.
+ */
+export const APP_PAGE_KINDS = ['tool', 'pricing'] as const;
+type AppPageKind = (typeof APP_PAGE_KINDS)[number];
+
+export function isAppPageKind(kind: string): kind is AppPageKind {
+  return (APP_PAGE_KINDS as readonly string[]).includes(kind);
+}
+
+/** The public route-table entry an app page's file is for, or null. */
+function publicRouteEntry(route: string): RouteEntry | null {
+  return ROUTE_TABLE.find((entry) => entry.path === route && entry.indexable) ?? null;
+}
 
 /** SPEC §2 "Category pages": the three steps, in this order. */
 export const CATEGORY_STEPS = ['Take a photo', 'Upload and transform', 'Download and use'] as const;
@@ -115,18 +156,22 @@ export const frontMatterSchema = z
     /** Other paths that serve the same page (canonical stays `route`), e.g. /amazon-product-photography. */
     aliases: z.array(routePath).default([]),
     kind: z.enum(PAGE_KINDS),
-    title: text.max(60, 'a title has at most 60 characters (search results cut longer ones)'),
+    // Optional only for app pages (APP_PAGE_KINDS), which take them from the route table; required for the rest.
+    title: text.max(60, 'a title has at most 60 characters (search results cut longer ones)').optional(),
     description: text
       .min(70, 'a description has at least 70 characters')
-      .max(160, 'a description has at most 160 characters (search results cut longer ones)'),
+      .max(160, 'a description has at most 160 characters (search results cut longer ones)')
+      .optional(),
     /** Legal pages: the publication date shown under the heading, e.g. "May 6th, 2025". */
     published: text.optional(),
-    hero: z.object({
-      headline: text,
-      lead: text,
-      /** A demo sample whose before/after pair illustrates the hero. */
-      sample: sampleId.optional(),
-    }),
+    hero: z
+      .object({
+        headline: text,
+        lead: text,
+        /** A demo sample whose before/after pair illustrates the hero. */
+        sample: sampleId.optional(),
+      })
+      .optional(),
     sections: z.array(sectionSchema).default([]),
   })
   .superRefine((page, context) => {
@@ -135,6 +180,35 @@ export const frontMatterSchema = z
     const require = (condition: boolean, message: string) => {
       if (!condition) context.addIssue({ code: 'custom', message, path: ['sections'] });
     };
+    const entry = publicRouteEntry(page.route);
+    if (isAppPageKind(page.kind)) {
+      const mustNotSet = (['title', 'description', 'hero'] as const).filter((field) => page[field] !== undefined);
+      for (const field of mustNotSet) {
+        context.addIssue({
+          code: 'custom',
+          message: `a ${page.kind} page takes its ${field} from the route table (mf-shared routes.ts), which its app shows`,
+          path: [field],
+        });
+      }
+      if (!entry) {
+        context.addIssue({
+          code: 'custom',
+          message: `a ${page.kind} page is for a public route of the route table (mf-shared routes.ts)`,
+          path: ['route'],
+        });
+      }
+    } else {
+      for (const field of ['title', 'description', 'hero'] as const) {
+        if (page[field] === undefined) context.addIssue({ code: 'custom', message: 'required', path: [field] });
+      }
+      if (ROUTE_TABLE.some((candidate) => candidate.path === page.route)) {
+        context.addIssue({
+          code: 'custom',
+          message: `${page.route} belongs to another app (mf-shared routes.ts); its text is a "tool" or "pricing" page`,
+          path: ['route'],
+        });
+      }
+    }
     switch (page.kind) {
       case 'category': {
         require(find('benefits')[0]?.items.length === 4, 'a category page has one benefits section with 4 cards');
@@ -169,9 +243,30 @@ export const frontMatterSchema = z
       case 'cost':
         require(find('costs').length > 0, 'a cost page has a costs table');
         break;
+      case 'tool':
+        require(find('steps').length === 1, 'a tool page lists the steps to use it');
+        require(find('privacy').length === 1, 'a tool page says what happens to the files (privacy)');
+        require(find('tool-sample').length === 1, 'a tool page shows a before/after sample');
+        require(find('faq').length === 1, 'a tool page has an FAQ');
+        require(find('cta').length === 1, 'a tool page ends with a call to action');
+        break;
+      case 'pricing':
+        require(find('packages').length === 1, 'the pricing page shows the packages');
+        require(find('faq').length === 1, 'the pricing page has an FAQ');
+        break;
       default:
         break;
     }
+  })
+  // App pages: the route table's title, description, heading and lead (validated above, so the entry exists).
+  .transform((page) => {
+    const entry = publicRouteEntry(page.route);
+    return {
+      ...page,
+      title: page.title ?? entry?.title ?? '',
+      description: page.description ?? entry?.description ?? '',
+      hero: page.hero ?? { headline: entry?.title ?? '', lead: entry?.description ?? '' },
+    };
   });
 
 export type FrontMatter = z.output<typeof frontMatterSchema>;
@@ -221,4 +316,25 @@ export interface SiteIndex {
   siteUrl: string;
   routes: SiteRoute[];
   samples: DemoSample[];
+  /**
+   * Other apps' public routes with a prerendered text here (APP_PAGE_KINDS): kept out of `routes`, which the shell
+   * routes to this app, and read by the web origin only.
+   */
+  appPages?: Array<{ path: string; slug: string }>;
+  /** The credit packages (the contracts' package tiers) the pricing text shows. */
+  packages?: PackageTile[];
+}
+
+/** A credit package as the pricing text shows it (from @productgen/contracts packageTiers). */
+export interface PackageTile {
+  packageId: number;
+  name: string;
+  price: string;
+  images: number;
+  oldImages: number | null;
+  perImagePrice: string | null;
+  savingsPercent: number | null;
+  watermark: boolean;
+  commercialUse: boolean;
+  mostPopular: boolean;
 }

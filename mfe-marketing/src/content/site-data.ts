@@ -9,6 +9,13 @@ import type { PageContent, SiteImage, SiteIndex } from './schema';
 export const SITE_DATA_ELEMENT_ID = 'pg-marketing-data';
 /** Stands for this app's published folder in prerendered documents; the web origin puts the real one in. */
 export const ASSET_BASE_TOKEN = '__MARKETING_BASE__/';
+/**
+ * Stands for another microfrontend's published folder (`__MFE_BASE__/<remote>/`) in a prerendered document, e.g.
+ * a free tool's before/after sample in mfe-tools' build; the web origin puts the folder its registry names in.
+ */
+export function otherAppAssetUrl(remote: string, file: string): string {
+  return `__MFE_BASE__/${remote}/${file}`;
+}
 
 /** What a prerendered document embeds. */
 export interface EmbeddedSiteData {

@@ -6,6 +6,7 @@ import { Button, Spinner } from '@productgen/ui-kit';
 import { getSiteIndex, usePageContent } from '../content/site-data';
 import { pageMetaOf } from '../pages/ContentPage';
 import { BeforeAfter } from '../pages/images';
+import { Section } from '../pages/sections';
 import styles from '../pages/Page.module.css';
 
 /** /login: the welcome page signed-out visitors are sent to; signed-in users go on to their dashboard. */
@@ -47,6 +48,10 @@ export function LoginPage({ slug = 'login' }: { slug?: string }) {
         </div>
         {example && <BeforeAfter sample={example} eager />}
       </header>
+      {/* What signing in leads to, for visitors deciding whether to (and for search engines, which do not sign in). */}
+      {page.sections.map((section, position) => (
+        <Section key={`${section.kind}-${position}`} section={section} page={page} />
+      ))}
     </article>
   );
 }

@@ -10,7 +10,9 @@ import styles from './Page.module.css';
 /** The page meta every prerendered document and every client render set (one source: the content file). */
 export function pageMetaOf(page: PageContent, siteUrl: string) {
   const faq = page.sections.flatMap((section) => (section.kind === 'faq' ? section.items : []));
-  return { title: page.title, description: page.description, path: page.route, siteUrl, faq };
+  // A free tool's page describes the tool itself as an application (image tools that run in the browser).
+  const application = page.kind === 'tool' ? { name: page.title, category: 'MultimediaApplication' } : undefined;
+  return { title: page.title, description: page.description, path: page.route, siteUrl, faq, application };
 }
 
 function HeroActions({ page }: { page: PageContent }) {

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { LinkButton } from '@productgen/ui-kit';
 import type { PageContent, PageSection } from '../content/schema';
-import { getSiteIndex } from '../content/site-data';
+import { getSiteIndex, otherAppAssetUrl } from '../content/site-data';
 import { CallToAction } from '../cta';
 import { DemoWidget } from '../landing/DemoWidget';
 import { BeforeAfter, sampleById, SiteImg } from './images';
@@ -115,6 +115,73 @@ function Costs({ section }: { section: SectionOf<'costs'> }) {
   );
 }
 
+/**
+ * The before/after pair's files in mfe-tools' build output (tool-assets/samples, see mfe-tools/build/make-samples.js):
+ * the upscaler starts from a small copy, the others from the photo.
+ */
+const TOOL_SAMPLE_FILES: Record<SectionOf<'tool-sample'>['tool'], { before: string; after: string }> = {
+  resizer: { before: 'before', after: 'resized' },
+  remover: { before: 'before', after: 'nobg' },
+  upscaler: { before: 'small', after: 'upscaled' },
+  eraser: { before: 'before', after: 'erased' },
+};
+
+/** A free tool's before/after pair, made by the tool's own code at mfe-tools' build. */
+function ToolSample({ section }: { section: SectionOf<'tool-sample'> }) {
+  const files = TOOL_SAMPLE_FILES[section.tool];
+  const image = (step: 'before' | 'after') =>
+    otherAppAssetUrl('mfe_tools', `tool-assets/samples/${section.pair}-${files[step]}.webp`);
+  // The panels have a fixed shape (the pictures are contained in them), so nothing moves as they load.
+  return (
+    <figure className={`${styles.beforeAfter} ${styles.single}`}>
+      <div className={styles.pair}>
+        <div className={`${styles.panel} ${styles.contain}`}>
+          <span className={styles.badge}>Before</span>
+          <img src={image('before')} alt={`Before: ${section.caption}`} width={512} height={512} loading="lazy" />
+        </div>
+        <div className={`${styles.panel} ${styles.contain}`}>
+          <span className={styles.badge}>After</span>
+          <img src={image('after')} alt={`After: ${section.caption}`} width={512} height={512} loading="lazy" />
+        </div>
+      </div>
+      <figcaption className={styles.caption}>{section.caption}</figcaption>
+    </figure>
+  );
+}
+
+/** The credit packages as billing sells them (the contracts' tiers the build put into the site index). */
+function Packages({ section }: { section: SectionOf<'packages'> }) {
+  const tiles = getSiteIndex().packages ?? [];
+  return (
+    <>
+      {section.text && <p className={styles.sectionLead}>{section.text}</p>}
+      <ul className={styles.cards} aria-label="Credit packages">
+        {tiles.map((tile) => (
+          <li key={tile.packageId} className={styles.card}>
+            {tile.mostPopular && <span className={styles.popular}>Most popular</span>}
+            <h3 className={styles.cardTitle}>{tile.name}</h3>
+            <p className={styles.price}>{tile.price}</p>
+            <p>
+              {tile.oldImages !== null && (
+                <>
+                  <del aria-label={`was ${tile.oldImages} images`}>{tile.oldImages}</del>{' '}
+                </>
+              )}
+              <strong>{tile.images}</strong> images{tile.packageId === 0 ? ' on signup' : ''}
+            </p>
+            <ul className={styles.facts}>
+              {tile.perImagePrice && <li>{tile.perImagePrice} per image</li>}
+              {tile.savingsPercent !== null && <li>{tile.savingsPercent}% savings</li>}
+              <li>{tile.watermark ? 'Watermarked images' : 'No watermark'}</li>
+              {tile.commercialUse && <li>Commercial use allowed</li>}
+            </ul>
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
 /** The batch page's demo: every sample turns into its studio result one after another (CSS only). */
 function BatchAnimation() {
   const samples = getSiteIndex().samples;
@@ -193,6 +260,20 @@ function SectionBody({ section, page }: { section: PageSection; page: PageConten
       );
     case 'article':
       return <Article html={page.bodyHtml} />;
+    case 'steps':
+      return (
+        <ol className={styles.numbered}>
+          {section.items.map((item) => (
+            <li key={item}>{item}</li>
+          ))}
+        </ol>
+      );
+    case 'privacy':
+      return <p className={styles.sectionLead}>{section.text}</p>;
+    case 'tool-sample':
+      return <ToolSample section={section} />;
+    case 'packages':
+      return <Packages section={section} />;
   }
 }
 

@@ -1,5 +1,5 @@
 import { ROUTE_TABLE } from '@productgen/mf-shared';
-import type { PageContent } from '../content/schema';
+import { isAppPageKind, type PageContent } from '../content/schema';
 
 /** The other apps' pages behind sign-in (/dashboard, /job/…), never listed for search engines. */
 const PRIVATE_PATHS = ROUTE_TABLE.filter((entry) => !entry.indexable).map((entry) => entry.path.replace(/:.*$/, ''));
@@ -7,7 +7,8 @@ const PRIVATE_PATHS = ROUTE_TABLE.filter((entry) => !entry.indexable).map((entry
 export function sitemapXml(siteUrl: string, pages: readonly PageContent[]): string {
   // The canonical path of every page, and the other apps' public pages (pricing, the free tools).
   const paths = [
-    ...pages.map((page) => page.route),
+    // (An app page's route is one of those: listed once.)
+    ...pages.filter((page) => !isAppPageKind(page.kind)).map((page) => page.route),
     ...ROUTE_TABLE.filter((entry) => entry.indexable).map((entry) => entry.path),
   ];
   const urls = paths.map((routePath) => `  <url><loc>${new URL(routePath, `${siteUrl}/`).href}</loc></url>`);

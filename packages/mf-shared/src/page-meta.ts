@@ -16,6 +16,8 @@ export interface PageMeta {
   siteUrl?: string;
   /** Questions and answers the page shows: published as FAQPage structured data too. */
   faq?: ReadonlyArray<{ question: string; answer: string }>;
+  /** A free tool the page runs: published as SoftwareApplication structured data (free, in the browser). */
+  application?: { name: string; category: string };
 }
 
 /** Everything a page puts in <head>, as data: the browser writes it into the DOM, the prerender into HTML. */
@@ -97,8 +99,22 @@ export function describePageHead(meta: PageMeta, productName: string, pageOrigin
         })),
       }
     : null;
-  const jsonLd = faqPage
-    ? { '@context': 'https://schema.org', '@graph': [webPage, faqPage] }
+  const application = meta.application
+    ? {
+        '@type': 'SoftwareApplication',
+        name: meta.application.name,
+        applicationCategory: meta.application.category,
+        // The free tools run in any modern browser and cost nothing (SPEC §1).
+        operatingSystem: 'Any (web browser)',
+        url: canonical,
+        offers: { '@type': 'Offer', price: '0', priceCurrency: 'USD' },
+        publisher: webPage.publisher,
+      }
+    : null;
+  const extras = [faqPage, application].filter((node) => node !== null);
+  // The WebPage stays the first node: a page with more data lists them all in one @graph.
+  const jsonLd = extras.length
+    ? { '@context': 'https://schema.org', '@graph': [webPage, ...extras] }
     : { '@context': 'https://schema.org', ...webPage };
   return { title, canonical, metas, jsonLd };
 }

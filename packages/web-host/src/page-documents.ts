@@ -11,18 +11,24 @@ import { cspNonceOf } from './security-headers';
  * host): the shell's current index.html with the page's own head and, for a page a content-routed app (marketing)
  * prerendered, its markup in <main>. The prerendered parts live in that app's published folder
  * (prerender/<slug>.json, named by its routes.json), so the document always pairs the current shell build with the
- * current marketing build: deploying either one never leaves stale script tags behind. Unknown paths get the shell
- * (which shows its not-found page) with status 404.
+ * current marketing build: deploying either one never leaves stale script tags behind. Another app's public page
+ * (/pricing, the tools) gets its intro, and the text marketing prerendered for it (routes.json `appPages`) when
+ * there is one. An alias answers 301 to its page's own path. Unknown paths get the shell (which shows its
+ * not-found page) with status 404.
  */
 
 interface SiteRoute {
   path: string;
   slug: string;
+  /** The page's own path when this entry is an alias. */
+  canonicalPath?: string;
 }
 
 interface RoutesManifest {
   siteUrl: string;
   routes: SiteRoute[];
+  /** Other apps' public routes with a prerendered text (the tools, /pricing). */
+  appPages?: SiteRoute[];
 }
 
 interface PrerenderedPage {
@@ -33,6 +39,8 @@ interface PrerenderedPage {
 export interface PageDocument {
   status: number;
   html: string;
+  /** A redirect's target path (status 301). */
+  location?: string;
 }
 
 /** Where a web origin reads what it assembles pages from: a local folder or the microfrontend hosts. */
@@ -53,11 +61,19 @@ const EMPTY_MAIN = /<main id="?pg-main"?><\/main>/;
 export const PAGE_INTRO_ID = 'pg-page-intro';
 /** Stands for the app's published folder in its prerendered markup (see mfe-marketing site-data.ts). */
 const ASSET_BASE_TOKEN = /__MARKETING_BASE__\//g;
+/** Stands for another microfrontend's published folder, e.g. __MFE_BASE__/mfe_tools/ (a tool's sample images). */
+const OTHER_APP_BASE_TOKEN = /__MFE_BASE__\/(mfe_[a-z]+)\//g;
 /** The start of a script element (the build's minifier writes `<script>` and `<script src=…>`). */
 const SCRIPT_TAG = /<script(?=[\s>])/gi;
 
 function escapeHtml(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** A public page's prerendered intro: the route table's heading and lead, then the page's text (if any). */
+function introOf(entry: { title: string; description: string }, text: string): string {
+  const heading = `<h1>${escapeHtml(entry.title)}</h1><p>${escapeHtml(entry.description)}</p>`;
+  return `<section id="${PAGE_INTRO_ID}">${heading}${text}</section>`;
 }
 
 /** A text file, or null if it does not exist. */
@@ -82,7 +98,7 @@ export function createPageDocuments(sources: PageSources, productName: string) {
     return text === null ? null : (JSON.parse(text) as T);
   }
 
-  /** The content-routed apps' published folders with their routes manifests. */
+  /** The content-routed apps' published folders with their routes manifests, and the registry they came from. */
   async function contentApps() {
     const registry = await sources.readRegistry();
     const apps = [];
@@ -91,7 +107,15 @@ export function createPageDocuments(sources: PageSources, productName: string) {
       const manifest = urlPath ? await readJson<RoutesManifest>(`${urlPath}routes.json`) : null;
       if (urlPath && manifest) apps.push({ urlPath, manifest });
     }
-    return apps;
+    return { registry, apps };
+  }
+
+  /** Prerendered markup with the asset folders the registry publishes in place of its tokens. */
+  function withAssetFolders(html: string, appFolder: string, registry: Record<string, string>): string {
+    return html.replace(ASSET_BASE_TOKEN, appFolder).replace(OTHER_APP_BASE_TOKEN, (token, remote: string) => {
+      const entry = Object.hasOwn(registry, remote) ? registry[remote] : undefined;
+      return (entry && publishedFolder(entry)) ?? token;
+    });
   }
 
   /** The head the page's own meta gives, for pages that are not prerendered (pricing, the tools, not found). */
@@ -122,29 +146,44 @@ export function createPageDocuments(sources: PageSources, productName: string) {
     if (template === null) return null;
     const shell = nonce ? template.replace(SCRIPT_TAG, () => `<script nonce="${escapeHtml(nonce)}"`) : template;
     const pagePath = normalisePath(pathname);
-    const apps = await contentApps();
+    const { registry, apps } = await contentApps();
     const siteUrl = apps[0]?.manifest.siteUrl ?? 'http://localhost';
+    const withMain = (html: string, main: string) =>
+      html.replace(EMPTY_MAIN, () => `<main id="pg-main">${main}</main>`);
     for (const app of apps) {
       const route = app.manifest.routes.find((candidate) => candidate.path === pagePath);
       if (!route) continue;
+      // An alias is the same page at another address: send everyone (and every link's ranking) to its own path.
+      if (route.canonicalPath && route.canonicalPath !== route.path) {
+        return { status: 301, html: '', location: route.canonicalPath };
+      }
       const page = await readJson<PrerenderedPage>(`${app.urlPath}prerender/${route.slug}.json`);
       if (!page) break;
-      const html = withHead(shell, page.head)
-        .replace(EMPTY_MAIN, () => `<main id="pg-main">${page.main}</main>`)
-        .replace(ASSET_BASE_TOKEN, app.urlPath);
-      return { status: 200, html };
+      const html = withMain(withHead(shell, page.head), page.main);
+      return { status: 200, html: withAssetFolders(html, app.urlPath, registry) };
     }
     const entry = findRoute(pagePath, ROUTE_TABLE);
     if (entry) {
-      const meta = { title: entry.title, description: entry.description, path: pagePath };
-      let html = withHead(shell, headOf(meta, siteUrl, !entry.indexable));
-      // A public page's intro (its heading and lead, as mf-shared's PageIntro renders them) is in the HTML, so
-      // it reads and paints before its microfrontend loads; the shell takes it out when the app mounts.
-      if (entry.indexable) {
-        const intro = `<section id="${PAGE_INTRO_ID}"><h1>${escapeHtml(entry.title)}</h1><p>${escapeHtml(entry.description)}</p></section>`;
-        html = html.replace(EMPTY_MAIN, () => `<main id="pg-main">${intro}</main>`);
+      if (!entry.indexable) {
+        const meta = { title: entry.title, description: entry.description, path: pagePath };
+        return { status: 200, html: withHead(shell, headOf(meta, siteUrl, true)) };
       }
-      return { status: 200, html };
+      // A public page's intro (its heading and lead, as mf-shared's PageIntro renders them) is in the HTML, so
+      // it reads and paints before its microfrontend loads, followed by the text marketing prerendered for the
+      // page (what the tool does, its steps, a sample, the FAQ; the packages) with that text's head and JSON-LD.
+      // The shell removes the whole intro when the app mounts; the app shows the same heading and lead in place.
+      for (const app of apps) {
+        const text = app.manifest.appPages?.find((candidate) => candidate.path === pagePath);
+        const page = text ? await readJson<PrerenderedPage>(`${app.urlPath}prerender/${text.slug}.json`) : null;
+        if (!page) continue;
+        const intro = introOf(entry, page.main);
+        return {
+          status: 200,
+          html: withAssetFolders(withMain(withHead(shell, page.head), intro), app.urlPath, registry),
+        };
+      }
+      const meta = { title: entry.title, description: entry.description, path: pagePath };
+      return { status: 200, html: withMain(withHead(shell, headOf(meta, siteUrl, false)), introOf(entry, '')) };
     }
     const notFound = {
       title: 'Page not found',
@@ -156,7 +195,7 @@ export function createPageDocuments(sources: PageSources, productName: string) {
 
   /** sitemap.xml and robots.txt, which the marketing build generates from its content. */
   async function siteFile(name: 'sitemap.xml' | 'robots.txt'): Promise<string | null> {
-    for (const app of await contentApps()) {
+    for (const app of (await contentApps()).apps) {
       const text = await sources.readPublishedFile(`${app.urlPath}${name}`);
       if (text !== null) return text;
     }
@@ -198,6 +237,12 @@ export function servePageDocuments(app: Express, sources: PageSources, productNa
       const page = await pages.render(req.path, cspNonceOf(res));
       if (!page) {
         res.status(503).type('text').send(options.notBuiltMessage);
+        return;
+      }
+      if (page.location) {
+        // The query (campaign tags, a referral code) goes along to the page's own address.
+        const { search } = new URL(req.originalUrl, 'http://web.invalid');
+        res.redirect(page.status, `${page.location}${search}`);
         return;
       }
       res.status(page.status).setHeader('Cache-Control', 'no-cache');

@@ -38,7 +38,21 @@ beforeAll(async () => {
   await writeFile(path.join(marketingDist, 'mf-manifest.json'), '{"name":"mfe_marketing"}');
   await writeFile(
     path.join(marketingDist, 'routes.json'),
-    JSON.stringify({ siteUrl: 'https://site.example', routes: [{ path: '/fashion-product-photos', slug: 'fashion' }] }),
+    JSON.stringify({
+      siteUrl: 'https://site.example',
+      routes: [
+        { path: '/fashion-product-photos', slug: 'fashion', canonicalPath: '/fashion-product-photos' },
+        { path: '/fashion-photos', slug: 'fashion', canonicalPath: '/fashion-product-photos' },
+      ],
+      appPages: [{ path: '/image-resizer', slug: 'image-resizer' }],
+    }),
+  );
+  await writeFile(
+    path.join(marketingDist, 'prerender', 'image-resizer.json'),
+    JSON.stringify({
+      head: '<title>Free Image Resizer | ProductGen</title><script type="application/ld+json">{"@type":"FAQPage"}</script>',
+      main: '<div><p>Resize a whole set.</p><img src="__MFE_BASE__/mfe_tools/samples/1.webp"><img src="__MFE_BASE__/mfe_nope/x.webp"></div>',
+    }),
   );
   await writeFile(
     path.join(marketingDist, 'prerender', 'fashion.json'),
@@ -50,7 +64,13 @@ beforeAll(async () => {
   await writeFile(path.join(marketingDist, 'sitemap.xml'), '<urlset>fashion</urlset>');
   await writeFile(path.join(shellDist, 'index.html'), SHELL_INDEX);
   const registryFile = path.join(root, 'remotes.json');
-  await writeFile(registryFile, JSON.stringify({ mfe_marketing: '/mfe/marketing/2.1.0/mf-manifest.json' }));
+  await writeFile(
+    registryFile,
+    JSON.stringify({
+      mfe_marketing: '/mfe/marketing/2.1.0/mf-manifest.json',
+      mfe_tools: '/mfe/tools/1.4.0/mf-manifest.json',
+    }),
+  );
 
   const marketingUrl = await listen(
     createMicrofrontendHost(
@@ -107,6 +127,30 @@ test('a page of the route table that is not prerendered gets its own head from t
   expect(html).toMatch(SHELL_SCRIPT);
   // A private page has no intro.
   expect(await (await fetch(`${shellUrl}/dashboard`)).text()).toContain('<main id=pg-main></main>');
+});
+
+test('a public page with a text marketing prerendered for it gets that text in its intro, with its head', async () => {
+  const html = await (await fetch(`${shellUrl}/image-resizer`)).text();
+  expect(html).toContain('<title>Free Image Resizer | ProductGen</title><script type="application/ld+json">');
+  // The route table's heading and lead (what the tool app shows in place), then the text; all of it in the intro
+  // the shell removes when the app mounts.
+  expect(html).toContain(
+    '<main id="pg-main"><section id="pg-page-intro"><h1>Free Image Resizer</h1><p>Resize several images at once',
+  );
+  expect(html).toMatch(/download\.<\/p><div><p>Resize a whole set\.<\/p>.*<\/div><\/section><\/main>/);
+  // Another app's assets point at the version the registry publishes; an unknown app's token stays as it is.
+  expect(html).toContain('<img src="/mfe/tools/1.4.0/samples/1.webp">');
+  expect(html).toContain('<img src="__MFE_BASE__/mfe_nope/x.webp">');
+  // A public page without such a text keeps its plain intro.
+  expect(await (await fetch(`${shellUrl}/image-upscaler`)).text()).toMatch(
+    /<section id="pg-page-intro"><h1>Free AI Image Upscaler<\/h1><p>[^<]*<\/p><\/section>/,
+  );
+});
+
+test("an alias answers 301 with its page's own path and the query", async () => {
+  const response = await fetch(`${shellUrl}/fashion-photos/?utm_source=mail`, { redirect: 'manual' });
+  expect(response.status).toBe(301);
+  expect(response.headers.get('location')).toBe('/fashion-product-photos?utm_source=mail');
 });
 
 test('an unknown path answers 404 with the shell and a noindex head', async () => {
