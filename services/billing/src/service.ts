@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import type { Connection } from 'mongoose';
 import type { MessageBus, Subscription } from '@productgen/bus';
-import { devFeaturesEnabled, type Logger } from '@productgen/service-kit';
+import { devFeaturesEnabled, periodicTask, type Logger } from '@productgen/service-kit';
 import { createBillingApp } from './app';
 import { paymentProviderKind, type BillingConfig } from './config';
 import { CreditService } from './credits';
@@ -122,19 +122,17 @@ export async function createBillingService(deps: BillingServiceDeps): Promise<Bi
     },
   });
 
-  const sweep = async () => {
-    try {
+  const recovery = periodicTask({
+    name: 'ledger recovery',
+    intervalMs: config.LEDGER_STALE_OPERATION_MS,
+    logger,
+    run: async () => {
       const result = await ledger.recover();
       if (result.finished + result.republished > 0) logger.info(result, 'ledger recovery finished leftover work');
-      return result;
-    } catch (error) {
-      logger.error({ err: error }, 'ledger recovery failed; the next sweep retries');
-      return { finished: 0, republished: 0 };
-    }
-  };
+    },
+  });
 
   let subscriptions: Subscription[] = [];
-  let sweepTimer: NodeJS.Timeout | undefined;
   return {
     app,
     provider: kind,
@@ -143,14 +141,12 @@ export async function createBillingService(deps: BillingServiceDeps): Promise<Bi
     async start() {
       if (subscriptions.length > 0) return;
       subscriptions = await subscribeConsumers(bus, credits, logger);
-      await sweep();
-      sweepTimer = setInterval(() => void sweep(), config.LEDGER_STALE_OPERATION_MS);
-      sweepTimer.unref();
+      await recovery.runNow();
+      recovery.start();
       logger.info({ provider: kind }, 'billing service started');
     },
     async stop() {
-      if (sweepTimer) clearInterval(sweepTimer);
-      sweepTimer = undefined;
+      await recovery.stop();
       const closing = subscriptions;
       subscriptions = [];
       await Promise.all(closing.map((subscription) => subscription.close()));

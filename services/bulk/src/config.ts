@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { limits } from '@productgen/contracts';
-import { crashSteps } from './crash-point';
 import { amqpConfig, baseConfig, envFields, mongoConfig, s3Config, telemetryConfig } from '@productgen/service-kit';
+
+/**
+ * Steps a fault test may stop a hand-over at (BULK_CRASH_AT; see service-kit's crash-point). mid-hand-over:
+ * generation has accepted the second product of a batch, and bulk has not yet recorded it (the first product is
+ * recorded, the rest are still waiting).
+ */
+export const crashSteps = ['mid-hand-over'] as const;
+export type CrashStep = (typeof crashSteps)[number];
 
 /**
  * Environment of the bulk service. MONGO_URL, AMQP_URL and the S3 variables are optional here because the embedded

@@ -1,9 +1,9 @@
-import type { Logger, ObjectStore } from '@productgen/service-kit';
+import type { Logger, ObjectStore, CrashPoint } from '@productgen/service-kit';
 import type { BillingClient } from './clients/billing';
 import type { GenerationClient } from './clients/generation';
 import type { JobRepository } from './data/job-repository';
 import type { JobDocument, ProductDocument } from './data/models';
-import type { CrashPoint } from './crash-point';
+import type { CrashStep } from './config';
 import { readImage } from './intake/zip-intake';
 import { StoredZip } from './intake/stored-zip';
 import type { ProgressTracker } from './progress';
@@ -19,7 +19,7 @@ export interface HandOverDeps {
   concurrency: number;
   leaseMs: number;
   maxImageBytes: number;
-  crashPoint: CrashPoint;
+  crashPoint: CrashPoint<CrashStep>;
 }
 
 const UNREADABLE_PRODUCT_MESSAGE = 'The photo could not be read from the zip file; its credits were given back.';

@@ -1,13 +1,12 @@
 import type { Express } from 'express';
 import type { Connection } from 'mongoose';
 import type { MessageBus, Subscription } from '@productgen/bus';
-import type { Logger, ObjectStore } from '@productgen/service-kit';
+import { createCrashPoint, periodicTask, type Logger, type ObjectStore } from '@productgen/service-kit';
 import { createBulkApp } from './app';
 import { BatchIntake } from './batch-intake';
 import { createBillingClient, type BillingClient } from './clients/billing';
 import { createGenerationClient, type GenerationClient } from './clients/generation';
 import type { BulkConfig } from './config';
-import { createCrashPoint } from './crash-point';
 import { JobRepository } from './data/job-repository';
 import { createModels } from './data/models';
 import { HandOver } from './hand-over';
@@ -121,17 +120,7 @@ export async function createBulkService(deps: BulkServiceDeps): Promise<BulkServ
   }
 
   let subscription: Subscription | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let sweeping = false;
-  const tick = () => {
-    if (sweeping) return;
-    sweeping = true;
-    sweep()
-      .catch((error: unknown) => logger.warn({ err: error }, 'batch sweep failed; trying again later'))
-      .finally(() => {
-        sweeping = false;
-      });
-  };
+  const sweeps = periodicTask({ name: 'batch sweep', intervalMs: config.PROGRESS_POLL_MS, run: sweep, logger });
 
   return {
     app,
@@ -139,11 +128,10 @@ export async function createBulkService(deps: BulkServiceDeps): Promise<BulkServ
     sweep,
     async start() {
       subscription ??= await subscribeToProgress(bus, progress);
-      timer ??= setInterval(tick, config.PROGRESS_POLL_MS);
+      sweeps.start();
     },
     async stop() {
-      clearInterval(timer);
-      timer = undefined;
+      await sweeps.stop();
       const closing = subscription;
       subscription = undefined;
       await closing?.close();

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { amqpConfig, baseConfig, envFields, mongoConfig, s3Config, telemetryConfig } from '@productgen/service-kit';
-import { crashSteps } from './crash-point';
 import { int8KernelKinds } from './models/int8-kernels';
+
+/** Steps a fault test may stop a creation at (GENERATION_CRASH_AT; see service-kit's crash-point). */
+export const crashSteps = ['after-reserve', 'before-queue', 'mid-render', 'before-give-back'] as const;
+export type CrashStep = (typeof crashSteps)[number];
 
 /**
  * Environment of the generation service. MONGO_URL, AMQP_URL and the S3 variables are optional here because the

@@ -11,11 +11,11 @@ import {
   type ReserveCreditsResponse,
 } from '@productgen/contracts';
 import { sniffImageType } from '@productgen/image-checks';
-import { AppError, type Logger, type ObjectStore } from '@productgen/service-kit';
+import { AppError, type Logger, type ObjectStore, type CrashPoint } from '@productgen/service-kit';
 import sharp from 'sharp';
 import type { AuthClient } from './clients/auth';
 import type { BillingClient } from './clients/billing';
-import type { CrashPoint } from './crash-point';
+import type { CrashStep } from './config';
 import type { CreationPlan, GenerationRepository } from './data/generation-repository';
 import type { CutoutDocument, GenerationDocument } from './data/models';
 import type { PresetRepository } from './data/preset-repository';
@@ -41,7 +41,7 @@ export interface CreationDeps {
   logger: Logger;
   now: () => Date;
   timing: CreationTiming;
-  crashPoint: CrashPoint;
+  crashPoint: CrashPoint<CrashStep>;
 }
 
 /** How long each stage may last before the sweeper takes the generation up (config.ts). */

@@ -2,13 +2,12 @@ import type { Express } from 'express';
 import type { Connection } from 'mongoose';
 import type { MessageBus, Subscription } from '@productgen/bus';
 import { describeCpu } from '@productgen/host-cpu';
-import { recordInfo, type Logger, type ObjectStore } from '@productgen/service-kit';
+import { createCrashPoint, periodicTask, recordInfo, type Logger, type ObjectStore } from '@productgen/service-kit';
 import { createGenerationApp } from './app';
 import { BulkCreation } from './bulk-creation';
 import { createAuthClient, type AuthClient } from './clients/auth';
 import { createBillingClient, type BillingClient } from './clients/billing';
 import type { GenerationConfig } from './config';
-import { createCrashPoint } from './crash-point';
 import { CreationFlow } from './creation';
 import { GenerationRepository } from './data/generation-repository';
 import { createModels } from './data/models';
@@ -165,36 +164,31 @@ export async function createGenerationService(deps: GenerationServiceDeps): Prom
   });
 
   let subscription: Subscription | undefined;
-  let sweepTimer: NodeJS.Timeout | undefined;
-  let sweeping: Promise<void> | undefined;
-  const sweep = () => {
-    if (sweeping) return; // one sweep at a time per process; a slow one simply delays the next
-    sweeping = sweeper
-      .sweep()
-      .then((report) => {
-        const { deadLetters, reserving, stuck, errors } = report;
-        if (deadLetters + Object.keys(reserving).length + Object.keys(stuck).length + errors > 0) {
-          logger.info(report, 'sweep finished stuck generations');
-        }
-      })
-      .catch((error: unknown) => logger.warn({ err: error }, 'sweep failed; trying again later'))
-      .finally(() => (sweeping = undefined));
-  };
+  const sweeps = periodicTask({
+    name: 'sweep',
+    intervalMs: config.SWEEP_INTERVAL_MS,
+    logger,
+    run: async () => {
+      const report = await sweeper.sweep();
+      const { deadLetters, reserving, stuck, errors } = report;
+      if (deadLetters + Object.keys(reserving).length + Object.keys(stuck).length + errors > 0) {
+        logger.info(report, 'sweep finished stuck generations');
+      }
+    },
+  });
   return {
     app,
     worker,
     creation,
     sweeper,
     async start() {
-      sweepTimer ??= setInterval(sweep, config.SWEEP_INTERVAL_MS);
+      sweeps.start();
       if (subscription || config.GENERATION_WORKER !== 'in-process') return;
       subscription = await worker.subscribe(config.WORKER_PREFETCH);
       logger.info({ prefetch: config.WORKER_PREFETCH }, 'in-process render worker started');
     },
     async stop() {
-      clearInterval(sweepTimer);
-      sweepTimer = undefined;
-      await sweeping;
+      await sweeps.stop();
       const closing = subscription;
       subscription = undefined;
       await closing?.close();

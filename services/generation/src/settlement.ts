@@ -1,8 +1,8 @@
 import type { MessageBus } from '@productgen/bus';
 import { parseMessage, topics } from '@productgen/contracts';
-import type { Logger } from '@productgen/service-kit';
+import type { Logger, CrashPoint } from '@productgen/service-kit';
 import type { BillingClient } from './clients/billing';
-import type { CrashPoint } from './crash-point';
+import type { CrashStep } from './config';
 import type { GenerationRepository } from './data/generation-repository';
 import type { GenerationDocument } from './data/models';
 import { isSettled, NOTHING_CHARGED_MESSAGE, openImages, outcomeOf, owedGiveBacks } from './domain/sweep';
@@ -13,7 +13,7 @@ export interface SettlementDeps {
   bus: MessageBus;
   logger: Logger;
   now: () => Date;
-  crashPoint: CrashPoint;
+  crashPoint: CrashPoint<CrashStep>;
   /** Wait before the sweeper tries again a give-back billing did not confirm. */
   giveBackRetryMs: number;
 }

@@ -12,7 +12,6 @@ export const ENCRYPTED_ENTRY_MESSAGE =
   'The zip file is protected with a password. Please upload a zip without a password.';
 export const OVERLAPPING_ENTRIES_MESSAGE =
   'The zip file is malformed: its files overlap each other (a zip bomb). Please zip your photos again.';
-export const NOT_A_ZIP_MESSAGE = 'Please upload a valid zip file.';
 
 export function tooManyImagesMessage(count: number): string {
   return `The zip file holds ${count} images; a batch takes at most ${limits.maxBatchImages}.`;

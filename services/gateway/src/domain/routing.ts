@@ -3,8 +3,6 @@ import { apiRoutes, type ApiRoute, type HttpMethod, type RouteOwner } from '@pro
 /** Services the gateway forwards to; 'gateway' routes are answered in place. */
 export type UpstreamOwner = Exclude<RouteOwner, 'gateway'>;
 
-export const upstreamOwners: readonly UpstreamOwner[] = ['auth', 'billing', 'generation', 'bulk'];
-
 export interface UpstreamUrls {
   auth: string;
   billing: string;

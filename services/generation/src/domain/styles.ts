@@ -185,11 +185,6 @@ export function familyOf(category: CategoryId): readonly LookOption[] {
   return families[categoryFamilies[category]];
 }
 
-/** Every look of a family, for the contact sheet and the style tests. */
-export function looksOfFamily(category: CategoryId): LookId[] {
-  return familyOf(category).map((entry) => entry.look);
-}
-
 function clampChannel(value: number): number {
   return Math.max(0, Math.min(255, Math.round(value)));
 }

@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
 import type { BusMessage, MessageBus, Subscription } from '@productgen/bus';
 import { parseMessage, topics } from '@productgen/contracts';
-import type { Logger, ObjectStore } from '@productgen/service-kit';
-import type { CrashPoint } from '../crash-point';
+import type { Logger, ObjectStore, CrashPoint } from '@productgen/service-kit';
+import type { CrashStep } from '../config';
 import type { GenerationRepository } from '../data/generation-repository';
 import type { GenerationDocument } from '../data/models';
 import { objectKeys } from '../domain/generation';
@@ -26,7 +26,7 @@ export interface RenderWorkerDeps {
   maxDeliveries: number;
   /** How long a render may go without progress before the sweeper queues it again. */
   stuckAfterMs: number;
-  crashPoint: CrashPoint;
+  crashPoint: CrashPoint<CrashStep>;
 }
 
 async function readAll(stream: Readable): Promise<Buffer> {
