@@ -7,6 +7,7 @@ import { routeNotMatched, trackAllowedMethods } from './router';
 import { traceRequests } from './request-tracing';
 import { recordHttpMetrics } from './metrics';
 import { installContextPropagation } from './telemetry';
+import { redactRequestUrls } from './url-redaction';
 
 export interface HttpAppOptions {
   /** Service name, used in logs. */
@@ -49,6 +50,9 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
       // The id was assigned (and echoed) by traceRequests.
       genReqId: (req) => req.id as string,
       autoLogging: { ignore: (req) => PROBE_PATHS.has(req.url?.split('?')[0] ?? '') },
+      // A page's address can carry a checkout session id or a referral code (`?session_id=`, `?ref=`), and so can
+      // the Referer of the requests it makes: their values never reach the log.
+      serializers: { req: redactRequestUrls },
       customLogLevel: (_req, res, err) =>
         err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
     }),

@@ -90,3 +90,4 @@ export {
   recordInfo,
   serveOperations,
 } from './metrics';
+export { REDACTED_VALUE, isSensitiveParameter, redactUrl } from './url-redaction';

@@ -40,6 +40,8 @@ export const billingConfigSchema = z
     STRIPE_API_PORT: envFields.port().optional(),
     STRIPE_API_PROTOCOL: z.enum(['http', 'https'], { error: 'expected http or https' }).optional(),
     STRIPE_TIMEOUT_MS: envFields.positiveInt(10_000),
+    /** How long check-success reuses the provider's answer that a session is not paid yet, per session. */
+    CHECK_SUCCESS_CACHE_MS: envFields.positiveInt(5_000),
     /** Replay window of webhook signatures, seconds. */
     WEBHOOK_TOLERANCE_SECONDS: envFields.positiveInt(300),
     ...devIdentityProviderConfig,

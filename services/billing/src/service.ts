@@ -103,6 +103,7 @@ export async function createBillingService(deps: BillingServiceDeps): Promise<Bi
     webUrl: config.WEB_URL,
     logger,
     now,
+    providerAnswerTtlMs: config.CHECK_SUCCESS_CACHE_MS,
     onPaid: paymentCompletedPublisher(bus, now),
   });
 

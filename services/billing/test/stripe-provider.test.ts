@@ -26,6 +26,8 @@ interface RecordedRequest {
 class FakeStripe {
   readonly requests: RecordedRequest[] = [];
   paymentStatus: 'paid' | 'unpaid' = 'unpaid';
+  /** Sessions answer `status: expired` (never payable any more). */
+  expired = false;
   private readonly server = http.createServer((req, res) => {
     let text = '';
     req.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
@@ -40,7 +42,7 @@ class FakeStripe {
           id,
           object: 'checkout.session',
           url: `https://checkout.stripe.test/c/pay/${id}`,
-          status: this.paymentStatus === 'paid' ? 'complete' : 'open',
+          status: this.expired ? 'expired' : this.paymentStatus === 'paid' ? 'complete' : 'open',
           payment_status: this.paymentStatus,
           metadata: { userId: body.get('metadata[userId]') ?? this.lastUser, packageId: '2' },
           amount_total: 499,
@@ -68,6 +70,9 @@ class FakeStripe {
 
 const mongo = new MongoFixture();
 const stripe = new FakeStripe();
+/** check-success's default CHECK_SUCCESS_CACHE_MS, which the tests move billing's clock past. */
+const CHECK_SUCCESS_CACHE_MS = 5_000;
+const pastTheCache = () => billing.clock.advance(CHECK_SUCCESS_CACHE_MS + 1);
 let billing: TestService;
 
 beforeAll(async () => {
@@ -134,6 +139,7 @@ describe('Stripe provider', () => {
       credits: 0,
     });
     stripe.paymentStatus = 'paid';
+    pastTheCache(); // the "not paid yet" just heard is reused until then
     const check = await call(billing, 'POST', '/payments/check-success', { userId, body: { sessionId } });
     expect(check.body).toEqual({ paid: true, credits: 50 });
     const retrieve = stripe.requests.at(-1)!;
@@ -142,5 +148,43 @@ describe('Stripe provider', () => {
     // The webhook arriving afterwards finds the session credited already.
     await topUp(billing, userId, 2, sessionId, WEBHOOK_SECRET);
     expect(await balanceOf(billing, userId)).toBe(50);
+  });
+
+  describe('check-success does not ask Stripe on every request', () => {
+    const asked = (sessionId: string) =>
+      stripe.requests.filter((request) => request.method === 'GET' && request.path.endsWith(`/${sessionId}`)).length;
+    const check = (userId: string, sessionId: string) =>
+      call(billing, 'POST', '/payments/check-success', { userId, body: { sessionId } });
+
+    beforeEach(() => {
+      stripe.paymentStatus = 'unpaid';
+      stripe.expired = false;
+    });
+
+    it('a pending session is asked about at most once per CHECK_SUCCESS_CACHE_MS; concurrent checks share the call', async () => {
+      const userId = newUserId();
+      const { sessionId } = (await createCheckout(billing, userId, 2)).body;
+      const answers = await Promise.all(Array.from({ length: 5 }, () => check(userId, sessionId)));
+      for (let index = 0; index < 3; index += 1) answers.push(await check(userId, sessionId));
+      expect(answers.map((answer) => answer.body)).toEqual(Array(8).fill({ paid: false, credits: 0 }));
+      expect(asked(sessionId)).toBe(1);
+
+      // Paid meanwhile: the next check after the cache asks again, credits once, and never asks again.
+      stripe.paymentStatus = 'paid';
+      pastTheCache();
+      expect((await check(userId, sessionId)).body).toEqual({ paid: true, credits: 50 });
+      expect((await check(userId, sessionId)).body).toEqual({ paid: true, credits: 50 });
+      expect(asked(sessionId)).toBe(2);
+    });
+
+    it('an expired session is asked about once for good', async () => {
+      const userId = newUserId();
+      const { sessionId } = (await createCheckout(billing, userId, 2)).body;
+      stripe.expired = true;
+      expect((await check(userId, sessionId)).body).toEqual({ paid: false, credits: 0 });
+      pastTheCache();
+      expect((await check(userId, sessionId)).body).toEqual({ paid: false, credits: 0 });
+      expect(asked(sessionId)).toBe(1);
+    });
   });
 });

@@ -116,6 +116,33 @@ describe('AnalyticsLog', () => {
     expect(stats.recent.map((event) => event.path)).toEqual(['/a', null]);
     expect(stats.recent[1]?.data).toEqual({ truncated: true, size: expect.any(Number) });
   });
+
+  it('keeps no checkout session id, referral code or token of the addresses an event carries', () => {
+    const log = new AnalyticsLog({ recentLimit: 5 });
+    const recorded = log.record(
+      {
+        en: 'page_view',
+        do: {
+          path: '/dashboard',
+          full_path: '/dashboard?payment=success&session_id=cs_live_SECRET1#single',
+          referrer: 'https://ads.example/landing?ref=SECRET2&utm_source=ads',
+          user_agent: 'jest',
+          viewport_width: 1280,
+        },
+      },
+      'user-1',
+    );
+    expect(recorded.data).toEqual({
+      path: '/dashboard',
+      full_path: '/dashboard?payment=success&session_id=redacted#single',
+      referrer: 'https://ads.example/landing?ref=redacted&utm_source=ads',
+      user_agent: 'jest',
+      viewport_width: 1280,
+    });
+    log.record({ en: 'page_view', do: { path: '/?ref=SECRET3' } }, undefined);
+    expect(JSON.stringify(log.stats())).not.toMatch(/SECRET/);
+    expect(log.stats().byPath).toEqual({ '/dashboard': 1, '/?ref=redacted': 1 });
+  });
 });
 
 describe('gateway config', () => {

@@ -167,6 +167,16 @@ describe('gateway routing (development)', () => {
     expect(stats.body.byEvent).toEqual({ page_view: 1 });
     expect(stats.body.recent[0]).toMatchObject({ name: 'page_view', path: '/pricing', userId: 'user-alice' });
 
+    // The page a buyer returns to from Stripe: its session id is neither kept nor logged (the log line is this record).
+    await request(gateway.app)
+      .post('/pst')
+      .set(AUTH)
+      .send({ ...pageView, do: { ...pageView.do, full_path: '/dashboard?payment=success&session_id=cs_live_SECRET' } })
+      .expect(200);
+    const afterReturn = await request(gateway.app).get('/internal/pst/stats');
+    expect(afterReturn.body.recent[1].data.full_path).toBe('/dashboard?payment=success&session_id=redacted');
+    expect(JSON.stringify(afterReturn.body)).not.toContain('cs_live_SECRET');
+
     const invalid = await request(gateway.app).post('/pst').send({ do: {} });
     expect(invalid.status).toBe(400);
     expect(invalid.body.error).toBe('en is required');

@@ -23,6 +23,8 @@ export interface CheckoutServiceOptions {
   webUrl: string;
   logger: Logger;
   now: () => Date;
+  /** How long the provider's "not paid yet" about a session is reused by check-success (CHECK_SUCCESS_CACHE_MS). */
+  providerAnswerTtlMs: number;
   /** Told once per newly credited session (payment.completed). */
   onPaid: (paid: PaidCheckout) => Promise<void>;
 }
@@ -65,7 +67,19 @@ function toPaymentRecord(checkout: CheckoutDocument): PaymentRecord {
   };
 }
 
+/** What the provider said about a session, shared by the checks that come while it holds. */
+interface ProviderAnswer {
+  paid: Promise<boolean>;
+  /** Epoch ms; infinite while the call is in flight and once the answer cannot change. */
+  until: number;
+}
+
+/** Sessions whose answers are kept; the oldest goes first, so the map cannot grow without bound. */
+const MAX_REMEMBERED_ANSWERS = 10_000;
+
 export class CheckoutService {
+  private readonly providerAnswers = new Map<string, ProviderAnswer>();
+
   constructor(private readonly options: CheckoutServiceOptions) {}
 
   get providerKind(): 'stripe' | 'dev' {
@@ -155,12 +169,46 @@ export class CheckoutService {
       : await checkouts.findOne({ user_id: userId }).sort({ created_at: -1 }).lean<CheckoutDocument>();
     if (!checkout) return { paid: false };
     if (checkout.status === 'paid') return { paid: true };
-    const session = await this.options.provider.retrieveCheckoutSession(checkout._id);
-    if (session && (session.paymentStatus === 'paid' || session.paymentStatus === 'no_payment_required')) {
-      await this.creditPaidSession(checkout._id, session.metadata);
-      return { paid: true };
+    return { paid: await this.providerAnswer(checkout._id) };
+  }
+
+  /**
+   * Whether the provider says a pending session is paid (crediting it when it is). Every check-success of a pending
+   * session used to call Stripe, so a page (or a script) repeating it spent the account's API rate limit: an answer
+   * is reused for providerAnswerTtlMs, or for good once it cannot change.
+   */
+  private providerAnswer(sessionId: string): Promise<boolean> {
+    const cached = this.providerAnswers.get(sessionId);
+    if (cached && cached.until > this.options.now().getTime()) return cached.paid;
+    const asked = this.askProvider(sessionId);
+    const answer: ProviderAnswer = { paid: asked.then(({ paid }) => paid), until: Number.POSITIVE_INFINITY };
+    this.providerAnswers.delete(sessionId); // re-inserted last: the map's order is the eviction order
+    this.providerAnswers.set(sessionId, answer);
+    if (this.providerAnswers.size > MAX_REMEMBERED_ANSWERS) {
+      this.providerAnswers.delete(this.providerAnswers.keys().next().value as string);
     }
-    return { paid: false };
+    asked.then(
+      ({ settled }) => {
+        answer.until = settled
+          ? Number.POSITIVE_INFINITY
+          : this.options.now().getTime() + this.options.providerAnswerTtlMs;
+      },
+      // A failed call is not an answer: the next check asks again.
+      () => {
+        if (this.providerAnswers.get(sessionId) === answer) this.providerAnswers.delete(sessionId);
+      },
+    );
+    return answer.paid;
+  }
+
+  private async askProvider(sessionId: string): Promise<{ paid: boolean; settled: boolean }> {
+    const session = await this.options.provider.retrieveCheckoutSession(sessionId);
+    if (session && (session.paymentStatus === 'paid' || session.paymentStatus === 'no_payment_required')) {
+      await this.creditPaidSession(sessionId, session.metadata);
+      return { paid: true, settled: true };
+    }
+    // An expired session, or one the provider does not know, will never be paid.
+    return { paid: false, settled: !session || session.status === 'expired' };
   }
 
   async records(userId: string): Promise<PaymentRecord[]> {

@@ -1,4 +1,5 @@
 import type { AnalyticsEvent } from '@productgen/contracts';
+import { redactUrl } from '@productgen/service-kit';
 
 export interface RecordedEvent {
   name: string;
@@ -33,12 +34,26 @@ const MAX_DATA_CHARS = 4096;
 function boundedData(data: Record<string, unknown> | undefined): Record<string, unknown> {
   if (!data) return {};
   const size = JSON.stringify(data).length;
-  return size <= MAX_DATA_CHARS ? data : { truncated: true, size };
+  return size <= MAX_DATA_CHARS ? withoutSensitiveParameters(data) : { truncated: true, size };
+}
+
+/**
+ * The event's addresses (a page view's full_path and referrer, any other URL a front end sends) without the values
+ * of sensitive query parameters: the page a buyer returns to from Stripe carries the checkout's session_id, and a
+ * landing page the visitor's referral code (`?ref=`). They would otherwise sit in the log and in /internal/pst/stats.
+ */
+function withoutSensitiveParameters(data: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(data).map(([name, value]) => [
+      name,
+      typeof value === 'string' && /[?#]/.test(value) ? redactUrl(value) : value,
+    ]),
+  );
 }
 
 function pathOf(event: AnalyticsEvent): string | null {
   const path = event.do?.['path'];
-  return typeof path === 'string' && path.length > 0 ? path.slice(0, MAX_PATH_LENGTH) : null;
+  return typeof path === 'string' && path.length > 0 ? redactUrl(path).slice(0, MAX_PATH_LENGTH) : null;
 }
 
 function countInto(counts: Map<string, number>, key: string, maxKeys: number): void {
