@@ -1,7 +1,9 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { compileContent, compilePage, ContentError, siteRoutes } from '../src/content/compile';
+import matter from 'gray-matter';
+import { ROUTE_TABLE } from '@productgen/mf-shared';
+import { appPages, compileContent, compilePage, ContentError, siteRoutes } from '../src/content/compile';
 
 const contentDir = path.join(__dirname, '..', 'content');
 
@@ -119,5 +121,58 @@ describe('the content schema', () => {
     writeFileSync(path.join(dir, 'a.md'), valid);
     writeFileSync(path.join(dir, 'b.md'), valid);
     expect(() => compileContent(dir)).toThrow(/b\.md: the path \/fashion-product-photos is already served by a\.md/);
+  });
+});
+
+describe("the texts of other apps' public pages (the free tools, /pricing)", () => {
+  const pages = compileContent(contentDir);
+  const tool = readFileSync(path.join(contentDir, 'image-resizer.md'), 'utf8');
+  const category = readFileSync(path.join(contentDir, 'fashion-product-photos.md'), 'utf8');
+
+  it("cover every public route of the route table, outside this app's routes and with the route table's meta", () => {
+    const publicPaths = ROUTE_TABLE.filter((entry) => entry.indexable).map((entry) => entry.path);
+    expect(
+      appPages(pages)
+        .map((page) => page.path)
+        .sort(),
+    ).toEqual([...publicPaths].sort());
+    expect(siteRoutes(pages).map((route) => route.path)).not.toEqual(expect.arrayContaining(['/pricing']));
+    for (const entry of ROUTE_TABLE.filter((candidate) => candidate.indexable)) {
+      const page = pages.find((candidate) => candidate.route === entry.path)!;
+      expect({ title: page.title, description: page.description, hero: page.hero }).toEqual({
+        title: entry.title,
+        description: entry.description,
+        hero: { headline: entry.title, lead: entry.description },
+      });
+    }
+  });
+
+  it('a tool page needs its steps, privacy note, sample, FAQ and explanation, and no meta of its own', () => {
+    const rules = {
+      steps: 'a tool page lists the steps to use it',
+      privacy: 'a tool page says what happens to the files (privacy)',
+      'tool-sample': 'a tool page shows a before/after sample',
+      faq: 'a tool page has an FAQ',
+    };
+    for (const [kind, rule] of Object.entries(rules)) {
+      const file = matter(tool);
+      file.data.sections = (file.data.sections as Array<{ kind: string }>).filter((section) => section.kind !== kind);
+      expect(() => compilePage('tool.md', matter.stringify(file.content, file.data))).toThrow(rule);
+    }
+    expect(() => compilePage('tool.md', tool.replace(/\n---\n[\s\S]*$/, '\n---\n'))).toThrow(
+      /a tool page explains the tool in its text/,
+    );
+    expect(() => compilePage('tool.md', tool.replace('kind: tool\n', 'kind: tool\ntitle: My own title\n'))).toThrow(
+      /title: a tool page takes its title from the route table/,
+    );
+    expect(() => compilePage('tool.md', tool.replace('route: /image-resizer', 'route: /dashboard'))).toThrow(
+      /route: a tool page is for a public route of the route table/,
+    );
+  });
+
+  it("another kind of page cannot take an app's route", () => {
+    expect(() =>
+      compilePage('pricing.md', category.replace('route: /fashion-product-photos', 'route: /pricing')),
+    ).toThrow(/\/pricing belongs to another app/);
   });
 });

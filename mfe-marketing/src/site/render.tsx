@@ -7,6 +7,7 @@ import type { PageContent, SiteIndex, SiteRoute } from '../content/schema';
 import { ASSET_BASE_TOKEN, primeSiteData, SITE_DATA_ELEMENT_ID, type EmbeddedSiteData } from '../content/site-data';
 import { pageMetaOf } from '../pages/ContentPage';
 import { Article, Section } from '../pages/sections';
+import styles from '../pages/Page.module.css';
 import { routesFromManifest } from '../routes';
 
 // Build-time only: the HTML of one page exactly as the app's first client render makes it, so the browser can
@@ -104,7 +105,7 @@ export function prerenderAppPage(options: {
     inApp(
       route,
       // A wrapper, so the intro's own rules for its heading and lead (#pg-page-intro > p) stay off this text.
-      <div>
+      <div className={styles.appPageText}>
         {!articlePlaced && page.bodyHtml && <Article html={page.bodyHtml} />}
         {page.sections.map((section, position) => (
           <Section key={`${section.kind}-${position}`} section={section} page={page} />
