@@ -12,8 +12,9 @@ async function run(lifecycle: Lifecycle, props: MountProps): Promise<void> {
 }
 
 /**
- * The web origin prerenders a public page's intro (#pg-page-intro: heading and lead, see packages/web-host
- * page-documents.ts) so it paints before the app loads; it leaves just before the app renders its own page.
+ * The web origin prerenders a public page's intro (#pg-page-intro: heading and lead, then the page's text from
+ * marketing's content, see packages/web-host page-documents.ts) so it reads and paints before the app loads; it
+ * leaves just before the app renders its own page, which shows the same heading and lead in the same place.
  */
 function removePrerenderedIntro(): void {
   document.getElementById('pg-page-intro')?.remove();
