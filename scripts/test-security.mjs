@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // `npm run test:security`: the security suites only (the shell host's upstream names, the web origins' headers and
-// their CSP in Chromium, the marketing Markdown's sanitising, refused uploads read through fetch), one row per check
-// and the summary line `N passed, N failed`. Like `npm test` it builds first (the Chromium and launcher checks run the
+// their CSP in Chromium, the marketing Markdown's sanitising, refused uploads read through fetch, the content
+// editor's host and path checks, the dev features' development mode and Google's email_verified, compose MongoDB
+// auth, sensitive query values kept out of logs, check-success's provider calls, logouts on every gateway replica),
+// one row per check and the summary line `N passed, N failed`. Like `npm test` it builds first (the Chromium and launcher checks run the
 // built platform); SKIP_BUILD=1 skips that when the build is fresh. Exits non-zero when a check failed or a suite did
 // not run.
 import { spawn, spawnSync } from 'node:child_process';
@@ -20,6 +22,16 @@ const SUITES = [
   ['tests/integration/bulk-upload-refusals.test.ts', 'upload refusals'],
   ['packages/service-kit/test/request-drain.test.ts', 'upload refusals'],
   ['mfe-marketing/test/editor-servers.test.ts', 'content editor host and paths'],
+  ['packages/service-kit/test/config.test.ts', 'dev features only in development'],
+  ['services/gateway/test/routing.test.ts', 'dev features only in development'],
+  ['services/billing/test/dev-checkout-opt-in.test.ts', 'dev features only in development'],
+  ['services/auth/test/sign-in.test.ts', 'sign-in (email_verified, dev provider)'],
+  ['tests/deploy/validation.test.ts', 'deployment checks (compose MongoDB auth)'],
+  ['tests/deploy/distributed-launcher.test.ts', 'start:distributed MongoDB credentials'],
+  ['packages/service-kit/test/url-redaction.test.ts', 'sensitive query values in logs'],
+  ['services/gateway/test/domain.test.ts', 'sensitive query values in logs'],
+  ['services/billing/test/stripe-provider.test.ts', 'check-success provider calls'],
+  ['tests/integration/session-revocation.test.ts', 'logout on every gateway replica'],
 ];
 /** A run that has not ended this long after the slowest suite's own limits is stuck. */
 const RUN_TIMEOUT_MS = 20 * 60_000;

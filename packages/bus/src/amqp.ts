@@ -123,11 +123,14 @@ async function declareTopology(
   options: ResolvedSubscribeOptions,
 ): Promise<void> {
   await channel.assertExchange(exchange, 'topic', { durable: true });
-  await channel.assertQueue(deadLetterQueueName(queue), { durable: true, arguments: { ...QUORUM } });
+  // x-expires: the broker deletes each queue of the subscription after it has been unused that long.
+  const expiry = options.expiresWhenUnusedMs === undefined ? {} : { 'x-expires': options.expiresWhenUnusedMs };
+  await channel.assertQueue(deadLetterQueueName(queue), { durable: true, arguments: { ...QUORUM, ...expiry } });
   await channel.assertQueue(queue, {
     durable: true,
     arguments: {
       ...QUORUM,
+      ...expiry,
       ...AT_LEAST_ONCE_DEAD_LETTERING,
       // Safety net for messages whose consumers keep crashing before they can dead-letter them themselves.
       'x-delivery-limit': options.maxDeliveries,
@@ -141,6 +144,7 @@ async function declareTopology(
       durable: true,
       arguments: {
         ...QUORUM,
+        ...expiry,
         ...AT_LEAST_ONCE_DEAD_LETTERING,
         'x-message-ttl': delayMs,
         'x-dead-letter-exchange': '',

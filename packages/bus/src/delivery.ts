@@ -31,6 +31,7 @@ export interface ResolvedSubscribeOptions {
   prefetch: number;
   maxDeliveries: number;
   retryDelaysMs: number[];
+  expiresWhenUnusedMs?: number;
 }
 
 export const DEFAULT_SUBSCRIBE_OPTIONS: Readonly<ResolvedSubscribeOptions> = Object.freeze({
@@ -56,7 +57,14 @@ export function resolveSubscribeOptions(options: SubscribeOptions = {}): Resolve
   ) {
     throw new TypeError(`retryDelaysMs must be a non-empty array of whole milliseconds from 0 to ${MAX_TIMER_MS}`);
   }
-  return { prefetch, maxDeliveries, retryDelaysMs: [...retryDelaysMs] };
+  const { expiresWhenUnusedMs } = options;
+  if (
+    expiresWhenUnusedMs !== undefined &&
+    (!Number.isInteger(expiresWhenUnusedMs) || expiresWhenUnusedMs < 1 || expiresWhenUnusedMs > MAX_TIMER_MS)
+  ) {
+    throw new TypeError(`expiresWhenUnusedMs must be whole milliseconds from 1 to ${MAX_TIMER_MS}`);
+  }
+  return { prefetch, maxDeliveries, retryDelaysMs: [...retryDelaysMs], expiresWhenUnusedMs };
 }
 
 /** Backoff after failed delivery number `deliveryCount`; the schedule's last entry repeats. */

@@ -26,6 +26,13 @@ export interface SubscribeOptions {
   maxDeliveries?: number;
   /** Wait before delivery n+1 after failed delivery n; the last entry repeats. Default [1000, 5000, 30000]. */
   retryDelaysMs?: number[];
+  /**
+   * For a queue of one process's own (a name unique to it, so every such process gets every message: a broadcast):
+   * the broker deletes the queue, with its retry and dead-letter queues, once it has had no consumer for this long,
+   * so a process that is gone leaves nothing behind. Unset: the queue stays until deleted. Must be the same for
+   * every subscriber of a queue.
+   */
+  expiresWhenUnusedMs?: number;
 }
 
 export interface Subscription {

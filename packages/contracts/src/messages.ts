@@ -19,6 +19,8 @@ import { ContractValidationError, parseWithIssues, type ValidationIssue } from '
  *
  * Who publishes and who consumes (each topic has a publisher in the code):
  * - user.signed_up: auth, at a first sign-in → billing grants the signup bonus once (signup:<userId>).
+ * - session.revoked: auth, at a logout → every gateway replica (each its own queue) forgets the session it may
+ *   still hold as verified, so no replica accepts the key after the logout.
  * - credits.balance_changed: billing, after every ledger change → auth keeps user.credits current.
  * - payment.completed: billing, once per credited checkout session; no service consumes it today (it is the event
  *   for anything that reacts to a purchase, e.g. analytics).
@@ -31,6 +33,7 @@ import { ContractValidationError, parseWithIssues, type ValidationIssue } from '
 
 export const topics = {
   userSignedUp: 'user.signed_up',
+  sessionRevoked: 'session.revoked',
   creditsBalanceChanged: 'credits.balance_changed',
   paymentCompleted: 'payment.completed',
   generationRequested: 'generation.requested',
@@ -65,6 +68,14 @@ export const messageSchemas = {
     email: z.email(),
     name: z.string(),
     ref_code: z.string().nullable(),
+    at,
+  }),
+  /**
+   * Key: session_key_hash, the hex SHA-256 of the session key (what auth stores; the key itself never travels).
+   */
+  [topics.sessionRevoked]: z.object({
+    userId: userIdSchema,
+    session_key_hash: z.string().regex(/^[0-9a-f]{64}$/, 'expected the hex SHA-256 of the session key'),
     at,
   }),
   /** Key: (userId, version); `version` counts ledger entries, so a consumer keeps only the newest. */

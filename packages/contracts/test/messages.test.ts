@@ -17,6 +17,7 @@ const bulkJobUuid = randomUUID();
 /** One valid payload per topic: proves every schema accepts what its producer is meant to send. */
 const validPayloads: Record<Topic, unknown> = {
   'user.signed_up': { userId, email: 'ada@example.com', name: 'Ada', ref_code: null, at },
+  'session.revoked': { userId, session_key_hash: 'a'.repeat(64), at },
   'credits.balance_changed': { userId, balance: 8, version: 4, has_purchased: false, at },
   'payment.completed': {
     userId,

@@ -167,11 +167,12 @@ export async function startEmbeddedPlatform(options: {
     WEB_ORIGINS: [...new Set(webOrigins)].join(','),
     GOOGLE_CLIENT_ID: config.GOOGLE_CLIENT_ID,
   });
-  const gateway = createGateway({
-    config: gatewayConfig,
-    logger: createLogger({ service: 'gateway', level: config.LOG_LEVEL }),
-  });
+  const gatewayLogger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
+  const gatewayBus = createInProcessBus(infrastructure.broker, { logger: gatewayLogger });
+  lifecycle.onShutdown('gateway bus', () => gatewayBus.close());
+  const gateway = createGateway({ config: gatewayConfig, logger: gatewayLogger, bus: gatewayBus });
   lifecycle.onShutdown('gateway', () => gateway.stop());
+  await gateway.start();
   const api = await lifecycle.serve(gateway.app, config.API_PORT, config.HOST);
   return { apiUrl: `http://${config.PUBLIC_HOST}:${api.port}`, serviceUrls };
 }

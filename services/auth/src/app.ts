@@ -6,6 +6,7 @@ import { IdentityRejectedError } from './domain/identity';
 import { planMetadataSave } from './domain/metadata';
 import { dismissesSiteUrlTooltip, toUserView } from './domain/user';
 import type { DevIdentityProvider } from './identity/dev-idp';
+import { publishSessionRevoked } from './messaging/publishers';
 import type { AuthenticatedSession, SessionManager } from './session-manager';
 import type { ShopContextDeriver } from './shop/shop-context-deriver';
 import { signIn, type SignInDeps } from './sign-in';
@@ -72,6 +73,13 @@ export function createAuthApp(deps: AuthAppDeps): Express {
   serveRoute(app, routes.authLogout, async (_input, req) => {
     const session = await requireSession(req);
     await sessions.revoke(session.sessionId);
+    try {
+      await publishSessionRevoked(deps.bus, session, deps.now());
+    } catch (error) {
+      // The session is gone from the database; gateway replicas that cached it still accept it until their cache
+      // entry expires (SESSION_CACHE_TTL_MS), as they did before revocations were announced.
+      deps.logger.error({ err: error, userId: session.userId }, 'session.revoked not published');
+    }
     return { success: true as const };
   });
 

@@ -12,6 +12,8 @@ import {
 export interface AuthenticatedSession {
   sessionId: string;
   userId: string;
+  /** The hex SHA-256 of the key, which names the session in session.revoked. */
+  keyHash: string;
 }
 
 /** Issues, checks and revokes session keys; the database only ever sees their hashes. */
@@ -32,7 +34,8 @@ export class SessionManager {
   /** The session of a key, or undefined when the key is missing, unknown, revoked or expired. */
   async authenticate(key: unknown): Promise<AuthenticatedSession | undefined> {
     if (!isWellFormedSessionKey(key)) return undefined;
-    const session = await this.sessions.findByKeyHash(hashSessionKey(key));
+    const keyHash = hashSessionKey(key);
+    const session = await this.sessions.findByKeyHash(keyHash);
     if (!session) return undefined;
     const now = this.now();
     if (!isSessionActive(session, now)) {
@@ -41,7 +44,7 @@ export class SessionManager {
     }
     const idleExpiresAt = touchedIdleExpiry(session, now, this.policy);
     if (idleExpiresAt) await this.sessions.touch(session, now, idleExpiresAt);
-    return { sessionId: session.id, userId: session.userId };
+    return { sessionId: session.id, userId: session.userId, keyHash };
   }
 
   async revoke(sessionId: string): Promise<void> {

@@ -1,5 +1,6 @@
 import { limits } from '@productgen/contracts';
 import {
+  amqpConfig,
   baseConfig,
   devFeaturesEnabled,
   devIdentityProviderConfig,
@@ -101,6 +102,11 @@ export const gatewayConfigSchema = z
     /** Longest wait for the owner's answer while a streamed upload (bulk zip, webhook) is still being sent. */
     UPSTREAM_UPLOAD_TIMEOUT_MS: envFields.positiveInt(600_000),
     TRUST_PROXY: trustProxyField,
+    /**
+     * RabbitMQ, where auth announces revoked sessions: with it every replica forgets a logged-out session at once;
+     * without it (one replica, or none reachable) only the replica that forwarded the logout does.
+     */
+    AMQP_URL: amqpConfig.AMQP_URL.optional(),
     /** How many analytics events are kept in memory for GET /internal/pst/stats. */
     PST_RECENT_EVENTS: envFields.positiveInt(200),
     PRODUCT_NAME: z.string().default('ProductGen'),

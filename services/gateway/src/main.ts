@@ -1,3 +1,4 @@
+import { createAmqpBus } from '@productgen/bus';
 import {
   createLifecycle,
   createLogger,
@@ -21,10 +22,17 @@ async function main(): Promise<void> {
     otlpEndpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT,
   });
   const lifecycle = createLifecycle({ logger });
-  const gateway = createGateway({ config, logger });
-  // Closers run last-registered first: the gateway lets go of its upstream connections before telemetry flushes.
+  // Closers run last-registered first: the gateway lets go of its upstream connections and its subscription, then
+  // the bus closes, then telemetry flushes.
   lifecycle.onShutdown('telemetry', () => telemetry.shutdown());
+  const bus = config.AMQP_URL
+    ? await createAmqpBus({ url: config.AMQP_URL, logger, connectionName: 'gateway' })
+    : undefined;
+  if (bus) lifecycle.onShutdown('bus', () => bus.close());
+  else logger.warn('no AMQP_URL: logouts reach only this replica (session revocations of other replicas are not seen)');
+  const gateway = createGateway({ config, logger, bus });
   lifecycle.onShutdown('gateway', () => gateway.stop());
+  await gateway.start();
   lifecycle.handleSignals();
   await serveOperations(lifecycle, { port: METRICS_PORT, host: config.HOST, logger });
   await lifecycle.serve(gateway.app, listenPort(config), config.HOST);

@@ -1,3 +1,4 @@
+import type { MessageBus, Subscription } from '@productgen/bus';
 import { installContextPropagation, type Logger } from '@productgen/service-kit';
 import type { Express } from 'express';
 import { createGatewayApp } from './app';
@@ -5,6 +6,7 @@ import type { GatewayConfig } from './config';
 import { AnalyticsLog } from './domain/analytics';
 import { SessionCache } from './domain/session';
 import { createRateLimiters } from './security';
+import { subscribeToSessionRevocations } from './session-revocations';
 import { createSessionVerifier, type FetchLike } from './session-verifier';
 import { createUpstreamForwarder } from './upstream';
 
@@ -13,10 +15,17 @@ export interface GatewayDeps {
   logger: Logger;
   /** Used for the session check against auth; defaults to the global fetch. */
   fetchImpl?: FetchLike;
+  /**
+   * Where auth announces revoked sessions (session.revoked). Without it a logout reaches only the replica that
+   * forwarded it; the others accept the key until their cache entry expires (SESSION_CACHE_TTL_MS).
+   */
+  bus?: MessageBus;
 }
 
 export interface Gateway {
   app: Express;
+  /** Starts consuming session revocations (when there is a bus). Call before serving. */
+  start(): Promise<void>;
   /** Releases upstream connections and timers. Call after the HTTP server has stopped taking requests. */
   stop(): Promise<void>;
 }
@@ -52,11 +61,16 @@ export function createGateway(deps: GatewayDeps): Gateway {
   const analytics = new AnalyticsLog({ recentLimit: config.PST_RECENT_EVENTS });
 
   const app = createGatewayApp({ config, logger, sessions, analytics, forwarder, rateLimiters });
+  let revocations: Subscription | undefined;
   let stopped: Promise<void> | undefined;
   return {
     app,
+    async start() {
+      if (deps.bus && !revocations) revocations = await subscribeToSessionRevocations(deps.bus, sessions);
+    },
     stop() {
       stopped ??= (async () => {
+        await revocations?.close();
         rateLimiters.close();
         await forwarder.close();
       })();

@@ -1,6 +1,6 @@
 import { authInternalRoutes } from '@productgen/contracts';
 import { AppError, createInternalApiClient, type Logger } from '@productgen/service-kit';
-import { SessionCache } from './domain/session';
+import { sessionDigest, type SessionCache } from './domain/session';
 
 export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
 
@@ -17,6 +17,8 @@ export interface SessionVerifier {
   verify(sessionKey: string): Promise<string | undefined>;
   /** Forget a key at once (logout). */
   evict(sessionKey: string): void;
+  /** Forget a session named by its digest (session.revoked). A check of it already running is not remembered. */
+  evictDigest(digest: string): void;
 }
 
 export const SERVICE_UNAVAILABLE_MESSAGE = 'Service temporarily unavailable';
@@ -30,6 +32,7 @@ export function createSessionVerifier(options: SessionVerifierOptions): SessionV
     timeoutMs: options.timeoutMs,
     fetchImpl: options.fetchImpl,
   });
+  /** Checks running now, by key digest (the name a revocation gives). */
   const inFlight = new Map<string, Promise<string | undefined>>();
 
   async function askAuth(sessionKey: string): Promise<string | undefined> {
@@ -47,22 +50,27 @@ export function createSessionVerifier(options: SessionVerifierOptions): SessionV
     return userId;
   }
 
+  /** Later requests start a check of their own; the tombstone keeps a running one's answer out of the cache. */
+  function forget(digest: string): void {
+    cache.evictDigest(digest);
+    inFlight.delete(digest);
+  }
+
   return {
     verify(sessionKey) {
       const cached = cache.get(sessionKey);
       if (cached) return Promise.resolve(cached);
-      let pending = inFlight.get(sessionKey);
+      const digest = sessionDigest(sessionKey);
+      let pending = inFlight.get(digest);
       if (!pending) {
         pending = askAuth(sessionKey).finally(() => {
-          if (inFlight.get(sessionKey) === pending) inFlight.delete(sessionKey);
+          if (inFlight.get(digest) === pending) inFlight.delete(digest);
         });
-        inFlight.set(sessionKey, pending);
+        inFlight.set(digest, pending);
       }
       return pending;
     },
-    evict(sessionKey) {
-      cache.evict(sessionKey);
-      inFlight.delete(sessionKey);
-    },
+    evict: (sessionKey) => forget(sessionDigest(sessionKey)),
+    evictDigest: forget,
   };
 }

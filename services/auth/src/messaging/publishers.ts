@@ -17,3 +17,17 @@ export async function publishUserSignedUp(bus: MessageBus, user: UserRecord, at:
   });
   await bus.publish(topics.userSignedUp, payload, { messageId: signedUpMessageId(user.id) });
 }
+
+/** Tells every gateway replica that a session ended, so none keeps accepting its key from its cache. */
+export async function publishSessionRevoked(
+  bus: MessageBus,
+  session: { userId: string; keyHash: string },
+  at: Date,
+): Promise<void> {
+  const payload = parseMessage(topics.sessionRevoked, {
+    userId: session.userId,
+    session_key_hash: session.keyHash,
+    at: at.toISOString(),
+  });
+  await bus.publish(topics.sessionRevoked, payload, { messageId: `${topics.sessionRevoked}:${session.keyHash}` });
+}

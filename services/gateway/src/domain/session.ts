@@ -23,9 +23,13 @@ export function presentedSessionKey(headers: IncomingHttpHeaders, route: ApiRout
   return usableKey(parseCookies(headers.cookie)[SESSION_KEY_STORAGE_NAME]);
 }
 
-/** Keys are kept (and rate-limited) by digest, so raw credentials never sit in the gateway's maps. */
+/**
+ * Keys are kept (and rate-limited) by digest, so raw credentials never sit in the gateway's maps. The digest is the
+ * one auth stores and names a revoked session by in session.revoked (hex SHA-256), so an announced revocation finds
+ * its cache entry.
+ */
 export function sessionDigest(sessionKey: string): string {
-  return createHash('sha256').update(sessionKey).digest('base64url');
+  return createHash('sha256').update(sessionKey, 'utf8').digest('hex');
 }
 
 interface CachedSession {
@@ -89,7 +93,11 @@ export class SessionCache {
   }
 
   evict(sessionKey: string): void {
-    const digest = sessionDigest(sessionKey);
+    this.evictDigest(sessionDigest(sessionKey));
+  }
+
+  /** Forgets a session named by its digest (a revocation announced by auth). */
+  evictDigest(digest: string): void {
     this.entries.delete(digest);
     this.pruneTombstones();
     this.tombstones.set(digest, { ticket: this.ticket(), until: this.now() + this.options.revocationWindowMs });

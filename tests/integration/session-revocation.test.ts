@@ -1,0 +1,152 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  createAmqpBus,
+  createInProcessBroker,
+  createInProcessBus,
+  type InProcessBroker,
+  type MessageBus,
+} from '@productgen/bus';
+import { createGateway, loadGatewayConfig, type Gateway } from '@productgen/gateway';
+import { createLogger } from '@productgen/service-kit';
+import { MongoFixture, signInDev, startTestService, type TestService } from '../../services/auth/test/helpers';
+import { pollUntil } from '../support/poll';
+import { createThrowawayVhost, type ThrowawayVhost } from '../support/rabbitmq';
+
+// Every gateway replica keeps verified sessions in a short cache. A logout goes through one replica; auth announces
+// it (session.revoked) and every replica, each on a queue of its own, forgets the session: the other replicas
+// refuse the key at once instead of when their cache entry expires. The cache here outlives the test (10 minutes),
+// so only the announcement can make a replica refuse. Run on the in-process bus (embedded mode) and, with
+// AMQP_URL, on real RabbitMQ (three connections, as three processes would have).
+jest.setTimeout(120_000);
+
+const logger = createLogger({ service: 'session-revocation-test', level: 'silent' });
+
+interface BusKind {
+  name: string;
+  /** Makes the buses of one run (one per process) and removes what they left behind afterwards. */
+  setUp(): Promise<{ connect(): Promise<MessageBus>; tearDown(): Promise<void> }>;
+}
+
+const inProcess: BusKind = {
+  name: 'in-process bus',
+  async setUp() {
+    const broker: InProcessBroker = createInProcessBroker();
+    return {
+      connect: async () => createInProcessBus(broker, { logger }),
+      tearDown: async () => broker.close(),
+    };
+  },
+};
+
+const rabbitMq = (amqpUrl: string): BusKind => ({
+  name: 'RabbitMQ',
+  async setUp() {
+    const vhost: ThrowawayVhost = await createThrowawayVhost(amqpUrl, 'productgen-revocation');
+    return {
+      connect: () => createAmqpBus({ url: vhost.url, logger }),
+      tearDown: () => vhost.remove(),
+    };
+  },
+});
+
+const kinds = process.env.AMQP_URL ? [inProcess, rabbitMq(process.env.AMQP_URL)] : [inProcess];
+if (!process.env.AMQP_URL) {
+  test.skip('the RabbitMQ run needs RabbitMQ: set AMQP_URL (CI does) to run it', () => undefined);
+}
+
+async function listen(app: http.RequestListener): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe.each(kinds)('a logout through one gateway replica ($name)', (kind) => {
+  const mongo = new MongoFixture();
+  const buses: MessageBus[] = [];
+  const closers: Array<() => Promise<void>> = [];
+  let tearDown: () => Promise<void>;
+  let auth: TestService;
+  let replicas: { url: string; gateway: Gateway }[];
+
+  beforeAll(async () => {
+    await mongo.start();
+    const run = await kind.setUp();
+    tearDown = run.tearDown;
+    const connect = async () => {
+      const bus = await run.connect();
+      buses.push(bus);
+      return bus;
+    };
+    auth = await startTestService(mongo, { bus: await connect() });
+    const authServer = await listen(auth.service.app);
+    closers.push(() => authServer.close());
+    const config = loadGatewayConfig({
+      NODE_ENV: 'test',
+      DEV_IDENTITY_PROVIDER: 'true',
+      AUTH_URL: authServer.url,
+      // Never asked in this test: the session check and logout go to auth.
+      BILLING_URL: 'http://127.0.0.1:9',
+      GENERATION_URL: 'http://127.0.0.1:9',
+      BULK_URL: 'http://127.0.0.1:9',
+      SESSION_CACHE_TTL_MS: String(10 * 60_000),
+    });
+    replicas = [];
+    for (let index = 0; index < 2; index += 1) {
+      const gateway = createGateway({ config, logger, bus: await connect() });
+      await gateway.start();
+      const server = await listen(gateway.app);
+      closers.push(async () => {
+        await server.close();
+        await gateway.stop();
+      });
+      replicas.push({ url: server.url, gateway });
+    }
+  });
+
+  afterAll(async () => {
+    for (const close of closers.reverse()) await close();
+    await auth?.close();
+    for (const bus of buses) await bus.close();
+    await tearDown?.();
+    await mongo.stop();
+  });
+
+  const me = (replica: { url: string }, key: string) =>
+    fetch(`${replica.url}/auth/me`, { headers: { 'x-session-key': key } }).then((answer) => answer.status);
+
+  it('is refused by every other replica at once, not when its cache entry expires', async () => {
+    const [first, second] = replicas as [(typeof replicas)[0], (typeof replicas)[0]];
+    const { session_key: key } = await signInDev(auth, `revocation-${kind.name.length}-${Date.now()}@example.com`);
+    // Both replicas have verified the key and keep it for ten minutes.
+    expect(await me(first, key)).toBe(200);
+    expect(await me(second, key)).toBe(200);
+    const other = await signInDev(auth, `other-${kind.name.length}-${Date.now()}@example.com`);
+    expect(await me(second, other.session_key)).toBe(200);
+
+    const logout = await fetch(`${first.url}/auth/logout`, { method: 'POST', headers: { 'x-session-key': key } });
+    expect(logout.status).toBe(200);
+    expect(await me(first, key)).toBe(401);
+    // The announcement travels through the bus: a moment, never the cache's ten minutes.
+    const started = Date.now();
+    await pollUntil(
+      'the other replica to refuse the logged-out key',
+      () => me(second, key),
+      (status) => status === 401,
+      {
+        timeoutMs: 5_000,
+        intervalMs: 20,
+      },
+    );
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // Only that session: another user's stays signed in.
+    expect(await me(second, other.session_key)).toBe(200);
+  });
+});
