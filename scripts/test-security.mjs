@@ -22,6 +22,7 @@ const SUITES = [
   ['tests/integration/bulk-upload-refusals.test.ts', 'upload refusals'],
   ['packages/service-kit/test/request-drain.test.ts', 'upload refusals'],
   ['mfe-marketing/test/editor-servers.test.ts', 'content editor host and paths'],
+  ['services/generation/test/free-tier-downloads.test.ts', 'free-tier watermark and refunds'],
   ['packages/service-kit/test/config.test.ts', 'dev features only in development'],
   ['services/gateway/test/routing.test.ts', 'dev features only in development'],
   ['services/billing/test/dev-checkout-opt-in.test.ts', 'dev features only in development'],

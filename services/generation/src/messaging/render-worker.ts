@@ -132,7 +132,7 @@ export class RenderWorker {
           const backdrop = await rendering(() => studio.backdrop(product, recipe, times));
           backdrops.set(variation.index, backdrop);
           if (image.base_key !== null) continue;
-          const base = await rendering(() => studio.renderBase(product, backdrop, times));
+          const base = await rendering(() => studio.renderBase(product, backdrop, times, generation.watermark));
           const key = objectKeys.base(uuid, variation.index);
           await objectStore.putObject(key, base.jpeg, { contentType: 'image/jpeg' });
           await generations.setBase(uuid, variation.index, key, this.progressDeadline());

@@ -103,17 +103,14 @@ export class StudioRenderer {
     return timed(times, 'backdrop', () => renderBackdrop(product, recipe, this.options.previewSize));
   }
 
-  /** The base image shown first: the cut-out over the backdrop at preview size, no fixes. */
-  async renderBase(product: ProductSource, backdrop: Backdrop, times?: StageTimes): Promise<Rendered> {
-    const rendered = await timed(times, 'compose', () =>
-      placeProduct(backdrop, product, this.options.previewSize, {
-        checkWhite: isMarketplace(backdrop.recipe),
-        jpegQuality: 88,
-        keepPixels: this.options.keepPixels,
-      }),
-    );
-    verify(backdrop.recipe, rendered);
-    return rendered;
+  /**
+   * The base image shown first: the cut-out over the backdrop at preview size, no fixes. It is served until the
+   * finished image exists (and for good when that fails), so a free user's base carries the same watermark as the
+   * finished image: otherwise the preview would be a clean copy of the paid result. The flag is optional only for
+   * the benchmarks and the demo samples, which render bases for inspection.
+   */
+  renderBase(product: ProductSource, backdrop: Backdrop, times?: StageTimes, watermark = false): Promise<Rendered> {
+    return this.compose(product, backdrop, this.options.previewSize, { watermark, jpegQuality: 88 }, times);
   }
 
   /**
@@ -180,20 +177,27 @@ export class StudioRenderer {
   }
 
   /** The finished image: the upscaled product composed at full size, watermarked for free users. */
-  async renderFinal(
-    upscaled: ProductSource,
+  renderFinal(upscaled: ProductSource, backdrop: Backdrop, watermark: boolean, times?: StageTimes): Promise<Rendered> {
+    return this.compose(upscaled, backdrop, this.options.outputSize, { watermark, jpegQuality: 90 }, times);
+  }
+
+  /**
+   * Backdrop, product, marketplace check and (for free users) the watermark drawn at the canvas's size, in one pass
+   * on the pixel thread, and one encode there: the base and the finished image differ only in size and quality.
+   */
+  private async compose(
+    product: ProductSource,
     backdrop: Backdrop,
-    watermark: boolean,
+    size: number,
+    options: { watermark: boolean; jpegQuality: number },
     times?: StageTimes,
   ): Promise<Rendered> {
-    const size = this.options.outputSize;
-    const overlay = watermark ? await watermarkOverlay(size, this.options.watermarkText) : undefined;
-    // Backdrop, product, check and watermark in one pass on the pixel thread, and one encode there.
+    const overlay = options.watermark ? await watermarkOverlay(size, this.options.watermarkText) : undefined;
     const rendered = await timed(times, 'compose', () =>
-      placeProduct(backdrop, upscaled, size, {
+      placeProduct(backdrop, product, size, {
         checkWhite: isMarketplace(backdrop.recipe),
         watermark: overlay,
-        jpegQuality: 90,
+        jpegQuality: options.jpegQuality,
         keepPixels: this.options.keepPixels,
       }),
     );

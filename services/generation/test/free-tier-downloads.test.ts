@@ -1,0 +1,98 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import { watermarkOverlay } from '../src/imaging/finish';
+import { closeStudioThreads } from '../src/threads/studio-threads';
+import { as, binary, newUserId, PHOTOS_DIR, Stack, waitForGeneration } from './helpers';
+
+/**
+ * Security review item 4: what a free user (never purchased) can download. Every image they get, the base preview
+ * included, carries the watermark.
+ */
+describe('free-tier downloads', () => {
+  const stack = new Stack();
+  let app: Awaited<ReturnType<Stack['service']>>;
+  let mug: string;
+
+  beforeAll(async () => {
+    await stack.start();
+    app = await stack.service();
+    mug = (await readFile(path.join(PHOTOS_DIR, 'demo/mug.jpg'))).toString('base64');
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack.stop();
+    await closeStudioThreads();
+  }, 60_000);
+
+  async function analyse(userId: string): Promise<string> {
+    const response = await as(app.app, userId).post('/image-gen/category', { image: mug });
+    expect(response.status).toBe(200);
+    return response.body.generation_uuid as string;
+  }
+
+  async function create(userId: string, id: string, presets?: string[]): Promise<string> {
+    const response = await as(app.app, userId).post('/imageGenFromId', { id, numGenerates: 1, presets });
+    expect(response.status).toBe(200);
+    const uuid = response.body.generation_uuid as string;
+    expect((await waitForGeneration(app.app, userId, uuid)).status).toBe('completed');
+    return uuid;
+  }
+
+  async function download(userId: string, url: string) {
+    return as(app.app, userId).get(url).buffer(true).parse(binary);
+  }
+
+  /** The base preview as the download route serves it while no finished image exists (during the render, or when the fixes failed). */
+  async function servedBase(userId: string, uuid: string): Promise<Buffer> {
+    await app.connection.model('Generation').updateOne({ uuid }, { $set: { 'images.0.final_key': null } });
+    const response = await download(userId, `/download/${uuid}/image/0?v=base`);
+    expect(response.status).toBe(200);
+    return response.body as Buffer;
+  }
+
+  async function servedPixels(userId: string, uuid: string): Promise<Buffer> {
+    const { data, info } = await sharp(await servedBase(userId, uuid))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    expect([info.width, info.height, info.channels]).toEqual([1024, 1024, 3]);
+    return data;
+  }
+
+  test("a free user's base preview carries the finished image's watermark", async () => {
+    const free = newUserId();
+    stack.billing.account(free, 10, false);
+    const photo = await analyse(free);
+    const marked = await create(free, photo);
+    // The same look again after a purchase: the same base, but without the watermark.
+    const preset = await as(app.app, free).post('/style-presets', {
+      generation_uuid: marked,
+      image_index: 0,
+      preset_name: 'same look',
+    });
+    expect(preset.status).toBe(200);
+    stack.billing.account(free, 10, true);
+    const clean = await create(free, photo, [preset.body.id as string]);
+
+    const markedBase = await servedPixels(free, marked);
+    const cleanBase = await servedPixels(free, clean);
+    const overlay = await watermarkOverlay(1024, 'ProductGen');
+    const difference = { under: 0, underPixels: 0, elsewhere: 0, elsewherePixels: 0 };
+    for (let k = 0; k < 1024 * 1024; k += 1) {
+      let delta = 0;
+      for (let c = 0; c < 3; c += 1) delta += Math.abs(markedBase[k * 3 + c]! - cleanBase[k * 3 + c]!);
+      if (overlay.rgba[k * 4 + 3]! > 64) {
+        difference.under += delta;
+        difference.underPixels += 1;
+      } else if (overlay.rgba[k * 4 + 3] === 0) {
+        difference.elsewhere += delta;
+        difference.elsewherePixels += 1;
+      }
+    }
+    const under = difference.under / difference.underPixels;
+    const elsewhere = difference.elsewhere / difference.elsewherePixels;
+    // The watermark's marks show in the free base; away from them the two bases agree (up to JPEG's blocks).
+    expect(under).toBeGreaterThan(20);
+    expect(elsewhere).toBeLessThan(under / 4);
+  }, 240_000);
+});
