@@ -1,10 +1,9 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createLogger } from '@productgen/service-kit';
+import { LoopbackServers } from '@productgen/test-kit';
 import {
   createMicrofrontendHost,
   createShellHost,
@@ -153,16 +152,9 @@ test('no console error and no uncaught exception besides the refused injection',
 });
 
 describe("distributed mode's shell host", () => {
-  const servers: http.Server[] = [];
+  const servers = new LoopbackServers();
   let shellUrl: string;
   let distributedPage: Page;
-
-  async function listen(app: http.RequestListener): Promise<string> {
-    const server = http.createServer(app);
-    servers.push(server);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  }
 
   beforeAll(async () => {
     const logger = createLogger({ service: 'csp-e2e', level: 'silent' });
@@ -175,7 +167,7 @@ describe("distributed mode's shell host", () => {
         MFE_NAME: build.shortName,
         MFE_VERSION: build.version,
       });
-      upstreams.push(`${build.shortName}=${await listen(createMicrofrontendHost(config, logger))}`);
+      upstreams.push(`${build.shortName}=${await servers.listen(createMicrofrontendHost(config, logger))}`);
       registry[build.remoteName] = `/mfe/${build.shortName}/${build.version}/mf-manifest.json`;
     }
     const registryFile = path.join(dataDir, 'remotes.json');
@@ -189,13 +181,13 @@ describe("distributed mode's shell host", () => {
       API_PUBLIC_URL: platform.apiUrl,
       DEV_IDENTITY_PROVIDER: 'true',
     });
-    shellUrl = await listen(createShellHost(shellConfig, logger));
+    shellUrl = await servers.listen(createShellHost(shellConfig, logger));
     distributedPage = await context.newPage();
   });
 
   afterAll(async () => {
     await distributedPage?.close();
-    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+    await servers.close();
   });
 
   test.each(PAGES_WITH_THEIR_APP)('%s runs its apps with no policy violation', async (_name, pathname, appHeading) => {

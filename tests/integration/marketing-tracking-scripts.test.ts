@@ -1,12 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { findMicrofrontendBuilds, publishMicrofrontend } from '../../packages/devstack/src/web';
 import { launchBrowser } from '../support/browser';
 import { repoRoot } from '../support/platform-process';
+import { LoopbackServers } from '@productgen/test-kit';
 import { standaloneWebApp } from '../support/web-origin';
 
 // The layout's analytics and pixel scripts (SPEC §2) in Chromium: with none configured in the runtime config the
@@ -24,22 +23,15 @@ interface PageGlobals {
   e2eTrackingRanAt?: Record<string, string>;
 }
 
-const servers: http.Server[] = [];
+const servers = new LoopbackServers();
 const scriptRequests: string[] = [];
 let webRoot: string;
 let browser: Browser;
 let scriptOrigin: string;
 
-async function listen(handler: http.RequestListener): Promise<string> {
-  const server = http.createServer(handler);
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
 /** The platform's web origin with the given tracking scripts in its runtime config (the API is not needed here). */
 function webOrigin(trackingScripts: Record<string, string>): Promise<string> {
-  return listen(standaloneWebApp(webRoot, trackingScripts));
+  return servers.listen(standaloneWebApp(webRoot, trackingScripts));
 }
 
 /** Opens the landing page and waits until the shell has started (its top bar rendered) and the page has loaded. */
@@ -57,7 +49,7 @@ beforeAll(async () => {
   const marketing = (await findMicrofrontendBuilds(repoRoot)).find((build) => build.shortName === 'marketing');
   if (!marketing) throw new Error('mfe-marketing is not built: run `npm run build -w mfe-marketing`');
   await publishMicrofrontend(webRoot, marketing);
-  scriptOrigin = await listen((req, res) => {
+  scriptOrigin = await servers.listen((req, res) => {
     scriptRequests.push(req.url ?? '');
     const kind = new URL(req.url ?? '/', 'http://scripts.invalid').searchParams.get('kind');
     res.setHeader('Content-Type', 'text/javascript');
@@ -71,7 +63,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  await servers.close();
   await rm(webRoot, { recursive: true, force: true });
 });
 

@@ -1,25 +1,17 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { createLogger } from '@productgen/service-kit';
+import { LoopbackServers } from '@productgen/test-kit';
 import { createMicrofrontendHost, createShellHost, microfrontendHostConfigSchema, shellHostConfigSchema } from '../src';
 
 // Distributed mode's shell host answers every page path with the same documents as embedded mode's web server:
 // the prerendered page of the marketing version the registry names, fetched from that version's host.
 
 const logger = createLogger({ service: 'page-documents-test', level: 'silent' });
-const servers: http.Server[] = [];
+const servers = new LoopbackServers();
 let root: string;
 let shellUrl: string;
-
-async function listen(app: http.RequestListener): Promise<string> {
-  const server = http.createServer(app);
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
 
 /** The shell's script, with the answer's CSP nonce. */
 const SHELL_SCRIPT = /<script nonce="[A-Za-z0-9+/]{22}==" src=\/main\.js><\/script>/;
@@ -72,7 +64,7 @@ beforeAll(async () => {
     }),
   );
 
-  const marketingUrl = await listen(
+  const marketingUrl = await servers.listen(
     createMicrofrontendHost(
       microfrontendHostConfigSchema.parse({
         WEB_HOST_ROLE: 'microfrontend',
@@ -83,7 +75,7 @@ beforeAll(async () => {
       logger,
     ),
   );
-  shellUrl = await listen(
+  shellUrl = await servers.listen(
     createShellHost(
       shellHostConfigSchema.parse({
         WEB_HOST_ROLE: 'shell',
@@ -98,7 +90,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  await servers.close();
   await rm(root, { recursive: true, force: true });
 });
 

@@ -1,9 +1,9 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { createLogger } from '@productgen/service-kit';
+import { LoopbackServers } from '@productgen/test-kit';
 import { createShellHost, isPublishedVersion, shellHostConfigSchema } from '../src';
 
 // The shell host forwards /mfe/<name>/<version>/ to that version's host. The name and version come from the
@@ -11,7 +11,7 @@ import { createShellHost, isPublishedVersion, shellHostConfigSchema } from '../s
 // is forwarded. An "attacker" host on loopback records every request that reaches it.
 
 const logger = createLogger({ service: 'upstream-names-test', level: 'silent' });
-const servers: http.Server[] = [];
+const servers = new LoopbackServers();
 const attackerRequests: string[] = [];
 let root: string;
 let attackerPort: number;
@@ -20,12 +20,8 @@ let hostTemplateShell: number;
 /** Every name forwarded to the recording host (the name in the path), to see what is forwarded at all. */
 let pathTemplateShell: number;
 
-async function listen(app: http.RequestListener): Promise<number> {
-  const server = http.createServer(app);
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return (server.address() as AddressInfo).port;
-}
+/** A loopback server's port: the hostile paths below name it. */
+const listen = async (app: http.RequestListener): Promise<number> => Number(new URL(await servers.listen(app)).port);
 
 /** GET with the path exactly as written (fetch would normalise dot segments and some escapes first). */
 function rawGet(port: number, rawPath: string): Promise<{ status: number; body: string }> {
@@ -79,7 +75,7 @@ beforeEach(() => {
 });
 
 afterAll(async () => {
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  await servers.close();
   await rm(root, { recursive: true, force: true });
 });
 

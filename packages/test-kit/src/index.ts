@@ -1,0 +1,1 @@
+export { LoopbackServers } from './loopback-servers';
