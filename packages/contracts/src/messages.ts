@@ -22,6 +22,8 @@ import { ContractValidationError, parseWithIssues, type ValidationIssue } from '
  * - session.revoked: auth, at a logout → every gateway replica (each its own queue) forgets the session it may
  *   still hold as verified, so no replica accepts the key after the logout.
  * - credits.balance_changed: billing, after every ledger change → auth keeps user.credits current.
+ * - credits.image_refunded: billing, once a user's refund of an image is applied (from the ledger's outbox, with
+ *   the balance change) → generation withdraws the image: no longer listed or downloadable.
  * - payment.completed: billing, once per credited checkout session; no service consumes it today (it is the event
  *   for anything that reacts to a purchase, e.g. analytics).
  * - generation.requested: generation (creation and its outbox sweep), once the credits are reserved → the render
@@ -35,6 +37,7 @@ export const topics = {
   userSignedUp: 'user.signed_up',
   sessionRevoked: 'session.revoked',
   creditsBalanceChanged: 'credits.balance_changed',
+  creditsImageRefunded: 'credits.image_refunded',
   paymentCompleted: 'payment.completed',
   generationRequested: 'generation.requested',
   generationImageCompleted: 'generation.image_completed',
@@ -84,6 +87,13 @@ export const messageSchemas = {
     balance: creditCount,
     version: z.number().int().positive(),
     has_purchased: z.boolean(),
+    at,
+  }),
+  /** Key: (generation_uuid, image_index): a user's refund, granted once per image. */
+  [topics.creditsImageRefunded]: z.object({
+    userId: userIdSchema,
+    generation_uuid: uuidSchema,
+    image_index: imageIndexSchema,
     at,
   }),
   /** Key: sessionId (the provider's checkout session). */

@@ -19,6 +19,7 @@ const validPayloads: Record<Topic, unknown> = {
   'user.signed_up': { userId, email: 'ada@example.com', name: 'Ada', ref_code: null, at },
   'session.revoked': { userId, session_key_hash: 'a'.repeat(64), at },
   'credits.balance_changed': { userId, balance: 8, version: 4, has_purchased: false, at },
+  'credits.image_refunded': { userId, generation_uuid: generationUuid, image_index: 1, at },
   'payment.completed': {
     userId,
     sessionId: 'cs_test_1',

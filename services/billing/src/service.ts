@@ -10,7 +10,7 @@ import { createModels } from './data/models';
 import { RefundSlots } from './data/refund-slots';
 import { refundLimitFromHours } from './domain/refund-policy';
 import { subscribeConsumers } from './messaging/consumers';
-import { balanceChangedPublisher, paymentCompletedPublisher } from './messaging/publishers';
+import { ledgerChangePublisher, paymentCompletedPublisher } from './messaging/publishers';
 import { CheckoutService } from './payments/checkouts';
 import { createDevCheckout, type DevCheckout } from './payments/dev-checkout';
 import type { PaymentProvider } from './payments/provider';
@@ -55,7 +55,7 @@ export async function createBillingService(deps: BillingServiceDeps): Promise<Bi
     staleMs: config.LEDGER_STALE_OPERATION_MS,
     now,
     logger,
-    publish: balanceChangedPublisher(bus, now),
+    publish: ledgerChangePublisher(bus, now),
   });
   const refundLimit = refundLimitFromHours(config.REFUND_LIMIT_PER_WINDOW, config.REFUND_LIMIT_WINDOW_HOURS);
   const credits = new CreditService(

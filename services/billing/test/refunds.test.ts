@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { topics } from '@productgen/contracts';
 import { ALREADY_REFUNDED_MESSAGE, REFUND_NOT_FOUND_MESSAGE, refundLimitMessage, sumOfEntries } from '../src';
 import {
   HOUR_MS,
   MongoFixture,
   balanceOf,
   call,
+  collectMessages,
   entriesOf,
   giveBack,
   newUserId,
@@ -54,6 +56,25 @@ describe('POST /support/refund', () => {
       image_index: 2,
       reason: 'The label is unreadable',
     });
+  });
+
+  it('publishes the refunded image once (generation withdraws it); a give-back of a failed image publishes none', async () => {
+    const refunds = await collectMessages(billing.bus, `billing-test.refunds.${randomUUID()}`, [
+      topics.creditsImageRefunded,
+    ]);
+    const userId = await userWithCredits(billing, 10);
+    const generationUuid = randomUUID();
+    await reserve(billing, userId, 3, generationUuid);
+    expect((await giveBack(billing, userId, generationUuid, 0)).body.refunded).toBe(true);
+    const body = { generationUuid, imageIndex: 2, refundReason: 'Wrong colour' };
+    expect((await requestRefund(userId, body)).status).toBe(200);
+    expect((await requestRefund(userId, body)).status).toBe(409);
+    await waitFor(() => refunds.length > 0, 'the refund message');
+    // Give the give-back's and the second request's messages, were there any, time to arrive too.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(refunds.map((message) => message.payload)).toEqual([
+      { userId, generation_uuid: generationUuid, image_index: 2, at: expect.any(String) },
+    ]);
   });
 
   it("answers 404 for another user's image and for an image that was never charged", async () => {

@@ -17,7 +17,15 @@ import type { GenerationRepository } from './data/generation-repository';
 import type { GenerationDocument, StylePresetDocument } from './data/models';
 import type { PresetRepository } from './data/preset-repository';
 import { categories } from './domain/categories';
-import { generationView, ORIGINAL_INDEX, recordsView, statusView } from './domain/generation';
+import {
+  generationView,
+  isWithdrawn,
+  ORIGINAL_INDEX,
+  recordsView,
+  REFUNDED_IMAGE_MESSAGE,
+  servedKey,
+  statusView,
+} from './domain/generation';
 import { styleRecipeSchema } from './domain/styles';
 
 /** The SPEC's wording for a download link built without an image index. */
@@ -182,7 +190,8 @@ export function createGenerationApp(deps: GenerationAppDeps): Express {
       filename = `productgen-${shortId(id)}-original.${contentType === 'image/png' ? 'png' : 'jpg'}`;
     } else {
       const image = generation.images[index];
-      key = image ? (image.final_key ?? image.base_key) : null;
+      if (image && isWithdrawn(image)) throw AppError.gone(REFUNDED_IMAGE_MESSAGE);
+      key = image ? servedKey(image) : null;
       filename = `productgen-${shortId(id)}-${index + 1}.jpg`;
     }
     if (!key) throw AppError.notFound('Image not found');
@@ -197,7 +206,7 @@ export function createGenerationApp(deps: GenerationAppDeps): Express {
     const { id } = parseRequest(routes.downloadGeneration, req).params;
     const generation = await ownedGeneration(id, userId);
     const keys = generation.images
-      .map((image) => ({ index: image.index, key: image.final_key ?? image.base_key }))
+      .map((image) => ({ index: image.index, key: servedKey(image) }))
       .filter((entry): entry is { index: number; key: string } => entry.key !== null);
     if (keys.length === 0) throw AppError.notFound('No images to download yet');
     // Open every object first, so a missing one is still a clean 404 rather than a broken zip.

@@ -13,6 +13,7 @@ import { GenerationRepository } from './data/generation-repository';
 import { createModels } from './data/models';
 import { PresetRepository } from './data/preset-repository';
 import { RenderWorker } from './messaging/render-worker';
+import { subscribeToRefunds } from './messaging/refund-consumer';
 import { describeInt8Kernels, loadConfiguredRuntime } from './models/runtime';
 import { StudioRenderer } from './pipeline/studio';
 import { Settlement } from './settlement';
@@ -164,6 +165,7 @@ export async function createGenerationService(deps: GenerationServiceDeps): Prom
   });
 
   let subscription: Subscription | undefined;
+  let refunds: Subscription | undefined;
   const sweeps = periodicTask({
     name: 'sweep',
     intervalMs: config.SWEEP_INTERVAL_MS,
@@ -183,12 +185,15 @@ export async function createGenerationService(deps: GenerationServiceDeps): Prom
     sweeper,
     async start() {
       sweeps.start();
+      refunds ??= await subscribeToRefunds(bus, generations, logger.child({ component: 'refunds' }), now);
       if (subscription || config.GENERATION_WORKER !== 'in-process') return;
       subscription = await worker.subscribe(config.WORKER_PREFETCH);
       logger.info({ prefetch: config.WORKER_PREFETCH }, 'in-process render worker started');
     },
     async stop() {
       await sweeps.stop();
+      await refunds?.close();
+      refunds = undefined;
       const closing = subscription;
       subscription = undefined;
       await closing?.close();

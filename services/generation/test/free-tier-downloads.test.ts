@@ -1,13 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
+import { topics } from '@productgen/contracts';
+import { REFUNDED_IMAGE_MESSAGE } from '../src/domain/generation';
 import { watermarkOverlay } from '../src/imaging/finish';
 import { closeStudioThreads } from '../src/threads/studio-threads';
 import { as, binary, newUserId, PHOTOS_DIR, Stack, waitForGeneration } from './helpers';
 
 /**
- * Security review item 4: what a free user (never purchased) can download. Every image they get, the base preview
- * included, carries the watermark.
+ * Security review item 4: what a user can download without paying for it. Every image a free user (never
+ * purchased) gets, the base preview included, carries the watermark; an image whose refund was granted is withdrawn.
  */
 describe('free-tier downloads', () => {
   const stack = new Stack();
@@ -31,8 +33,8 @@ describe('free-tier downloads', () => {
     return response.body.generation_uuid as string;
   }
 
-  async function create(userId: string, id: string, presets?: string[]): Promise<string> {
-    const response = await as(app.app, userId).post('/imageGenFromId', { id, numGenerates: 1, presets });
+  async function create(userId: string, id: string, presets?: string[], numGenerates = 1): Promise<string> {
+    const response = await as(app.app, userId).post('/imageGenFromId', { id, numGenerates, presets });
     expect(response.status).toBe(200);
     const uuid = response.body.generation_uuid as string;
     expect((await waitForGeneration(app.app, userId, uuid)).status).toBe('completed');
@@ -94,5 +96,54 @@ describe('free-tier downloads', () => {
     // The watermark's marks show in the free base; away from them the two bases agree (up to JPEG's blocks).
     expect(under).toBeGreaterThan(20);
     expect(elsewhere).toBeLessThan(under / 4);
+  }, 240_000);
+
+  /** What billing publishes once a user's refund of an image is applied. */
+  async function refundGranted(userId: string, uuid: string, index: number): Promise<void> {
+    const payload = { userId, generation_uuid: uuid, image_index: index, at: new Date().toISOString() };
+    await app.bus.publish(topics.creditsImageRefunded, payload, {
+      messageId: `${topics.creditsImageRefunded}:refund:${uuid}:${index}`,
+    });
+  }
+
+  /** Waits for the download to answer `status` (the refund reaches generation as a message). */
+  async function downloadUntil(userId: string, url: string, status: number) {
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const response = await download(userId, url);
+      if (response.status === status || Date.now() > deadline) return response;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  test('a refunded image is withdrawn from downloads, zips and lists; the other images stay', async () => {
+    const seller = newUserId();
+    const other = newUserId();
+    stack.billing.account(seller, 10, true);
+    const uuid = await create(seller, await analyse(seller), undefined, 2);
+    expect((await download(seller, `/download/${uuid}/image/0`)).status).toBe(200);
+
+    // Someone else's refund message for this generation withdraws nothing.
+    await refundGranted(other, uuid, 0);
+    await refundGranted(seller, uuid, 0);
+    const withdrawn = await downloadUntil(seller, `/download/${uuid}/image/0`, 410);
+    expect(withdrawn.status).toBe(410);
+    expect(JSON.parse((withdrawn.body as Buffer).toString('utf8'))).toMatchObject({ error: REFUNDED_IMAGE_MESSAGE });
+    // A redelivery changes nothing.
+    await refundGranted(seller, uuid, 0);
+
+    expect((await download(seller, `/download/${uuid}/image/1`)).status).toBe(200);
+    const zip = (await download(seller, `/download/${uuid}/batch`)).body as Buffer;
+    const entries = zip.toString('latin1').match(/productgen-[0-9a-f]{8}-\d\.jpg/g) ?? [];
+    expect(new Set(entries)).toEqual(new Set([`productgen-${uuid.slice(0, 8)}-2.jpg`]));
+    // The lists (and a batch's Download All, which zips what the generation lists) no longer offer it.
+    const status = await as(app.app, seller).get(`/image-gen/status/${uuid}`);
+    expect(status.body.images.map((image: { id: string }) => image.id)).toEqual([`${uuid}-1`]);
+    const detail = await as(app.app, seller).get(`/image-gen/generated/${uuid}`);
+    expect(detail.body.images.map((image: { id: string }) => image.id)).toEqual([`${uuid}-1`]);
+
+    await refundGranted(seller, uuid, 1);
+    expect((await downloadUntil(seller, `/download/${uuid}/image/1`, 410)).status).toBe(410);
+    expect((await download(seller, `/download/${uuid}/batch`)).status).toBe(404);
   }, 240_000);
 });

@@ -50,6 +50,12 @@ export const sourceRefs = {
   refund: (generationUuid: string, index: number) => `refund:${generationUuid}:${index}`,
 };
 
+/** The image a refund reference names (`sourceRefs.refund`'s inverse); undefined for any other reference. */
+export function refundedImageOf(ref: string): { generationUuid: string; imageIndex: number } | undefined {
+  const match = /^refund:(.+):(\d+)$/.exec(ref);
+  return match ? { generationUuid: match[1]!, imageIndex: Number(match[2]) } : undefined;
+}
+
 export const operationKeys = {
   reservation: (generationUuid: string) => `reserve:${generationUuid}`,
   batchReservation: (batchUuid: string) => `reserve-batch:${batchUuid}`,

@@ -66,6 +66,7 @@ export function emptyImage(index: number, watermark: boolean): ImageDocument {
     fixes_done: [false, false, !watermark],
     error: null,
     refunded: false,
+    withdrawn_at: null,
   };
 }
 
@@ -254,6 +255,17 @@ export class GenerationRepository {
   /** Billing confirmed the image's credit given back. */
   async markRefunded(uuid: string, index: number): Promise<void> {
     await this.model.updateOne({ uuid }, { $set: { [`images.${index}.refunded`]: true } }).exec();
+  }
+
+  /** The user's refund of the image was granted: withdrawn for good (the first time counts); false when unknown. */
+  async withdrawImage(uuid: string, userId: string, index: number, at: Date): Promise<boolean> {
+    const result = await this.model
+      .updateOne(
+        { uuid, user_id: userId, [`images.${index}`]: { $exists: true }, [`images.${index}.withdrawn_at`]: null },
+        { $set: { [`images.${index}.withdrawn_at`]: at } },
+      )
+      .exec();
+    return result.modifiedCount === 1;
   }
 
   /** Owed give-backs not confirmed yet: the sweeper tries again once `retryAt` has passed. */

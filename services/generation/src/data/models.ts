@@ -25,6 +25,11 @@ export interface ImageDocument {
   error: string | null;
   /** The credit of a failed image was given back. */
   refunded: boolean;
+  /**
+   * When billing granted the user's refund of this image: it is withdrawn, no longer listed or served (a refunded
+   * image that stayed downloadable would be free). Absent on records from before withdrawals existed.
+   */
+  withdrawn_at?: Date | null;
 }
 
 /** The product's mask over the photo, stored with the generation; the renderer cuts the product out by it. */
@@ -93,6 +98,7 @@ const imageSchema = new Schema<ImageDocument>(
     fixes_done: { type: [Boolean], default: [false, false, false] },
     error: { type: String, default: null },
     refunded: { type: Boolean, default: false },
+    withdrawn_at: { type: Date, default: null },
   },
   { _id: false },
 );

@@ -42,11 +42,20 @@ function imageView(generation: GenerationDocument, image: ImageDocument): Genera
   };
 }
 
-/** Images that can be shown: a base or finished image exists. */
+/** The text of the 410 answer to a download of an image whose refund was granted. */
+export const REFUNDED_IMAGE_MESSAGE = 'This image was refunded, so it can no longer be downloaded.';
+
+/** A refunded image is withdrawn: not listed, not in any zip, not served. */
+export const isWithdrawn = (image: ImageDocument): boolean => image.withdrawn_at != null;
+
+/** The object a download of the image serves (the finished image, else its base); null when there is none. */
+export function servedKey(image: ImageDocument): string | null {
+  return isWithdrawn(image) ? null : (image.final_key ?? image.base_key);
+}
+
+/** Images that can be shown: a base or finished image exists and was not withdrawn. */
 export function visibleImages(generation: GenerationDocument): GeneratedImage[] {
-  return generation.images
-    .filter((image) => image.base_key !== null || image.final_key !== null)
-    .map((image) => imageView(generation, image));
+  return generation.images.filter((image) => servedKey(image) !== null).map((image) => imageView(generation, image));
 }
 
 export function statusView(generation: GenerationDocument): GenerationStatusResponse {
@@ -90,7 +99,7 @@ export function generationView(generation: GenerationDocument): Generation {
 }
 
 function thumbnailOf(generation: GenerationDocument): string | null {
-  const shown = generation.images.find((image) => image.final_key || image.base_key);
+  const shown = generation.images.find((image) => servedKey(image) !== null);
   return shown ? imageUrl(generation.uuid, shown.index, shown.final_key ? 'final' : 'base') : null;
 }
 
