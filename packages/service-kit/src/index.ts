@@ -90,4 +90,4 @@ export {
   recordInfo,
   serveOperations,
 } from './metrics';
-export { REDACTED_VALUE, isSensitiveParameter, redactUrl } from './url-redaction';
+export { REDACTED_VALUE, isSensitiveParameter, redactSensitiveQuery } from './url-redaction';

@@ -26,7 +26,7 @@ function redactQuery(query: string): string {
  * A URL or path with the values of its sensitive query parameters replaced, in the query and in a fragment written
  * as parameters (`#access_token=…`); anything else is kept as it is.
  */
-export function redactUrl(url: string): string {
+export function redactSensitiveQuery(url: string): string {
   const hashAt = url.indexOf('#');
   const beforeHash = hashAt < 0 ? url : url.slice(0, hashAt);
   const queryAt = beforeHash.indexOf('?');
@@ -59,8 +59,8 @@ export function redactRequestUrls<T extends LoggedRequest>(req: T): T {
   const referer = req.headers?.['referer'];
   return {
     ...req,
-    url: typeof req.url === 'string' ? redactUrl(req.url) : req.url,
+    url: typeof req.url === 'string' ? redactSensitiveQuery(req.url) : req.url,
     query: redactQueryObject(req.query),
-    headers: typeof referer === 'string' ? { ...req.headers, referer: redactUrl(referer) } : req.headers,
+    headers: typeof referer === 'string' ? { ...req.headers, referer: redactSensitiveQuery(referer) } : req.headers,
   };
 }

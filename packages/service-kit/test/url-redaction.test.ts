@@ -1,10 +1,10 @@
-import { createHttpApp, redactUrl } from '@productgen/service-kit';
+import { createHttpApp, redactSensitiveQuery } from '@productgen/service-kit';
 import { listen, memoryLogger } from './helpers';
 
 // Page addresses reach the logs (request lines, Referer headers, page-view events): a Stripe checkout's session_id,
 // a referral code or a token in them must not.
 
-describe('redactUrl', () => {
+describe('redactSensitiveQuery', () => {
   it.each([
     ['/dashboard?payment=success&session_id=cs_live_a1', '/dashboard?payment=success&session_id=redacted'],
     ['/?ref=ALICE42', '/?ref=redacted'],
@@ -16,7 +16,7 @@ describe('redactUrl', () => {
     ['/cb#access_token=ya29.secret&expires_in=3599', '/cb#access_token=redacted&expires_in=3599'],
     ['/dl?session_key=k3y&ref=a&ref=b', '/dl?session_key=redacted&ref=redacted'],
   ])('%s → %s', (url, expected) => {
-    expect(redactUrl(url)).toBe(expected);
+    expect(redactSensitiveQuery(url)).toBe(expected);
   });
 
   it('leaves an address without sensitive parameters exactly as it was', () => {
@@ -26,7 +26,7 @@ describe('redactUrl', () => {
       '/image-resizer?w=800&h=600%20px',
       'https://a.example/?q=a+b',
     ]) {
-      expect(redactUrl(url)).toBe(url);
+      expect(redactSensitiveQuery(url)).toBe(url);
     }
   });
 });

@@ -1,5 +1,5 @@
 import type { AnalyticsEvent } from '@productgen/contracts';
-import { redactUrl } from '@productgen/service-kit';
+import { redactSensitiveQuery } from '@productgen/service-kit';
 
 export interface RecordedEvent {
   name: string;
@@ -46,14 +46,14 @@ function withoutSensitiveParameters(data: Record<string, unknown>): Record<strin
   return Object.fromEntries(
     Object.entries(data).map(([name, value]) => [
       name,
-      typeof value === 'string' && /[?#]/.test(value) ? redactUrl(value) : value,
+      typeof value === 'string' && /[?#]/.test(value) ? redactSensitiveQuery(value) : value,
     ]),
   );
 }
 
 function pathOf(event: AnalyticsEvent): string | null {
   const path = event.do?.['path'];
-  return typeof path === 'string' && path.length > 0 ? redactUrl(path).slice(0, MAX_PATH_LENGTH) : null;
+  return typeof path === 'string' && path.length > 0 ? redactSensitiveQuery(path).slice(0, MAX_PATH_LENGTH) : null;
 }
 
 function countInto(counts: Map<string, number>, key: string, maxKeys: number): void {
