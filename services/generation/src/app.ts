@@ -16,6 +16,7 @@ import type { CreationFlow } from './creation';
 import type { GenerationRepository } from './data/generation-repository';
 import type { GenerationDocument, StylePresetDocument } from './data/models';
 import type { PresetRepository } from './data/preset-repository';
+import type { UsageQuota } from './data/usage-quota';
 import { categories } from './domain/categories';
 import {
   generationView,
@@ -40,6 +41,9 @@ export interface GenerationAppDeps {
   generations: GenerationRepository;
   presets: PresetRepository;
   objectStore: ObjectStore;
+  /** Per-user limits of the expensive routes, shared by every replica. */
+  quotas: { analysis: UsageQuota; cutoutSaves: UsageQuota };
+  now: () => Date;
   readiness: Record<string, ReadinessCheck>;
   logger: Logger;
 }
@@ -59,7 +63,7 @@ function attachment(res: Response, filename: string, contentType: string): void 
 const shortId = (uuid: string) => uuid.slice(0, 8);
 
 export function createGenerationApp(deps: GenerationAppDeps): Express {
-  const { creation, generations, presets, objectStore } = deps;
+  const { creation, generations, presets, objectStore, quotas, now } = deps;
   const app = createHttpApp({
     name: 'generation',
     logger: deps.logger,
@@ -79,6 +83,7 @@ export function createGenerationApp(deps: GenerationAppDeps): Express {
 
   serveRoute(app, routes.analyzeImage, async (input, req) => {
     const userId = requireUser(req);
+    await quotas.analysis.take(userId, now());
     return creation.analyze(userId, Buffer.from(input.body.image, 'base64'));
   });
 
@@ -91,6 +96,7 @@ export function createGenerationApp(deps: GenerationAppDeps): Express {
 
   serveRoute(app, routes.saveCutout, async (input, req) => {
     const userId = requireUser(req);
+    await quotas.cutoutSaves.take(userId, now());
     return creation.saveCutout(userId, input.params.generation_uuid, Buffer.from(input.body.mask, 'base64'));
   });
 
@@ -102,6 +108,7 @@ export function createGenerationApp(deps: GenerationAppDeps): Express {
   serveRoute(app, routes.imageGen, async (input, req) => {
     const userId = requireUser(req);
     const body = input.body;
+    await quotas.analysis.take(userId, now());
     const analysis = await creation.analyze(userId, Buffer.from(body.base64str, 'base64'));
     return creation.create({ userId, generationUuid: analysis.generation_uuid, numGenerates: body.numGenerates });
   });

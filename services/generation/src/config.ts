@@ -80,6 +80,15 @@ export const generationConfigSchema = z
     OUTPUT_SIZE: envFields.positiveInt(2048).refine((value) => value >= 2048, 'must be at least 2048'),
     /** Long side of the first, unfixed image shown while the fixes run. */
     PREVIEW_SIZE: envFields.positiveInt(1024),
+    /**
+     * Photos one user may have analysed per window (each runs the models and stores the photo and its matte). A
+     * seller uploading by hand makes a few a minute; batches are analysed through bulk, not here.
+     */
+    ANALYSIS_LIMIT_PER_WINDOW: envFields.positiveInt(40),
+    ANALYSIS_LIMIT_WINDOW_MINUTES: envFields.positiveInt(10),
+    /** Cut-out corrections one user may save per window (each decodes and stores a mask). */
+    CUTOUT_SAVE_LIMIT_PER_WINDOW: envFields.positiveInt(60),
+    CUTOUT_SAVE_LIMIT_WINDOW_MINUTES: envFields.positiveInt(10),
   })
   // The creator's own call to billing must be over before the sweeper asks billing what became of it.
   .refine((config) => config.RESERVING_TIMEOUT_MS > 2 * config.INTERNAL_TIMEOUT_MS, {

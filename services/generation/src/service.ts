@@ -12,6 +12,7 @@ import { CreationFlow } from './creation';
 import { GenerationRepository } from './data/generation-repository';
 import { createModels } from './data/models';
 import { PresetRepository } from './data/preset-repository';
+import { analysisQuotaMessage, cutoutSaveQuotaMessage, UsageQuota, usageWindowModel } from './data/usage-quota';
 import { RenderWorker } from './messaging/render-worker';
 import { subscribeToRefunds } from './messaging/refund-consumer';
 import { describeInt8Kernels, loadConfiguredRuntime } from './models/runtime';
@@ -147,12 +148,29 @@ export async function createGenerationService(deps: GenerationServiceDeps): Prom
     publishGraceMs: config.PUBLISH_GRACE_MS,
   });
 
+  const usageWindows = await usageWindowModel(deps.mongo);
+  const quotas = {
+    analysis: new UsageQuota(
+      usageWindows,
+      'analysis',
+      { max: config.ANALYSIS_LIMIT_PER_WINDOW, windowMs: config.ANALYSIS_LIMIT_WINDOW_MINUTES * 60_000 },
+      analysisQuotaMessage,
+    ),
+    cutoutSaves: new UsageQuota(
+      usageWindows,
+      'cutout-save',
+      { max: config.CUTOUT_SAVE_LIMIT_PER_WINDOW, windowMs: config.CUTOUT_SAVE_LIMIT_WINDOW_MINUTES * 60_000 },
+      cutoutSaveQuotaMessage,
+    ),
+  };
   const app = createGenerationApp({
     creation,
     bulk,
     generations,
     presets,
     objectStore,
+    quotas,
+    now,
     logger,
     readiness: {
       mongo: async () => {
