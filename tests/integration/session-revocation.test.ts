@@ -13,11 +13,12 @@ import { MongoFixture, signInDev, startTestService, type TestService } from '../
 import { pollUntil } from '../support/poll';
 import { createThrowawayVhost, type ThrowawayVhost } from '../support/rabbitmq';
 
-// Every gateway replica keeps verified sessions in a short cache. A logout goes through one replica; auth announces
-// it (session.revoked) and every replica, each on a queue of its own, forgets the session: the other replicas
-// refuse the key at once instead of when their cache entry expires. The cache here outlives the test (10 minutes),
-// so only the announcement can make a replica refuse. Run on the in-process bus (embedded mode) and, with
-// AMQP_URL, on real RabbitMQ (three connections, as three processes would have).
+// Every gateway replica keeps verified sessions in a short cache, and a service behind it (billing here, a stand-in
+// that answers every call) trusts the user the gateway names. A logout goes through one replica; auth announces it
+// (session.revoked) and every replica, each on a queue of its own, forgets the session: the other replicas refuse
+// the key at once instead of when their cache entry expires. The cache here outlives the test (10 minutes), so only
+// the announcement can make a replica refuse. Run on the in-process bus (embedded mode) and, with AMQP_URL, on real
+// RabbitMQ (three connections, as three processes would have).
 jest.setTimeout(120_000);
 
 const logger = createLogger({ service: 'session-revocation-test', level: 'silent' });
@@ -88,12 +89,16 @@ describe.each(kinds)('a logout through one gateway replica ($name)', (kind) => {
     auth = await startTestService(mongo, { bus: await connect() });
     const authServer = await listen(auth.service.app);
     closers.push(() => authServer.close());
+    const billing = await listen((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+    });
+    closers.push(() => billing.close());
     const config = loadGatewayConfig({
       NODE_ENV: 'test',
       DEV_IDENTITY_PROVIDER: 'true',
       AUTH_URL: authServer.url,
-      // Never asked in this test: the session check and logout go to auth.
-      BILLING_URL: 'http://127.0.0.1:9',
+      BILLING_URL: billing.url,
+      // Never asked in this test.
       GENERATION_URL: 'http://127.0.0.1:9',
       BULK_URL: 'http://127.0.0.1:9',
       SESSION_CACHE_TTL_MS: String(10 * 60_000),
@@ -119,26 +124,27 @@ describe.each(kinds)('a logout through one gateway replica ($name)', (kind) => {
     await mongo.stop();
   });
 
-  const me = (replica: { url: string }, key: string) =>
-    fetch(`${replica.url}/auth/me`, { headers: { 'x-session-key': key } }).then((answer) => answer.status);
+  /** A call the gateway checks the session of and billing answers (auth is not asked again when it is cached). */
+  const creditLog = (replica: { url: string }, key: string) =>
+    fetch(`${replica.url}/credits/log`, { headers: { 'x-session-key': key } }).then((answer) => answer.status);
 
   it('is refused by every other replica at once, not when its cache entry expires', async () => {
     const [first, second] = replicas as [(typeof replicas)[0], (typeof replicas)[0]];
     const { session_key: key } = await signInDev(auth, `revocation-${kind.name.length}-${Date.now()}@example.com`);
     // Both replicas have verified the key and keep it for ten minutes.
-    expect(await me(first, key)).toBe(200);
-    expect(await me(second, key)).toBe(200);
+    expect(await creditLog(first, key)).toBe(200);
+    expect(await creditLog(second, key)).toBe(200);
     const other = await signInDev(auth, `other-${kind.name.length}-${Date.now()}@example.com`);
-    expect(await me(second, other.session_key)).toBe(200);
+    expect(await creditLog(second, other.session_key)).toBe(200);
 
     const logout = await fetch(`${first.url}/auth/logout`, { method: 'POST', headers: { 'x-session-key': key } });
     expect(logout.status).toBe(200);
-    expect(await me(first, key)).toBe(401);
+    expect(await creditLog(first, key)).toBe(401);
     // The announcement travels through the bus: a moment, never the cache's ten minutes.
     const started = Date.now();
     await pollUntil(
       'the other replica to refuse the logged-out key',
-      () => me(second, key),
+      () => creditLog(second, key),
       (status) => status === 401,
       {
         timeoutMs: 5_000,
@@ -147,6 +153,6 @@ describe.each(kinds)('a logout through one gateway replica ($name)', (kind) => {
     );
     expect(Date.now() - started).toBeLessThan(5_000);
     // Only that session: another user's stays signed in.
-    expect(await me(second, other.session_key)).toBe(200);
+    expect(await creditLog(second, other.session_key)).toBe(200);
   });
 });
