@@ -628,3 +628,56 @@ describe('createAmqpBus', () => {
     ).rejects.toThrow(/cannot connect to the AMQP broker at amqp:\/\/127\.0\.0\.1:1/);
   });
 });
+
+describe('expiresWhenUnusedMs (a queue of one process, for broadcasts)', () => {
+  test('is refused unless whole milliseconds from 1', async () => {
+    const bus = createInProcessBus(createInProcessBroker(), { logger });
+    for (const expiresWhenUnusedMs of [0, 1.5, -1]) {
+      await expect(
+        bus.subscribe('expiry-validation', ['expiry.test'], async () => undefined, { expiresWhenUnusedMs }),
+      ).rejects.toThrow(/expiresWhenUnusedMs must be whole milliseconds from 1/);
+    }
+    await bus.close();
+  });
+
+  (AMQP_URL ? test : test.skip)(
+    'RabbitMQ deletes the queue and its retry and dead-letter queues once it has had no consumer that long',
+    async () => {
+      const url = AMQP_URL as string;
+      const exchange = `bus-test-${runId}-expiry`;
+      const queue = `bus-test-${runId}.expiring`;
+      const bus = await createAmqpBus({ url, exchange, logger });
+      const subscription = await bus.subscribe(queue, ['expiry.test'], async () => undefined, {
+        expiresWhenUnusedMs: 1000,
+        retryDelaysMs: [1000],
+      });
+      await subscription.close();
+      await bus.close();
+
+      const admin = await amqp.connect(url);
+      const exists = async (name: string) => {
+        const channel = await admin.createChannel();
+        channel.on('error', () => undefined); // a missing queue closes the channel: that is the answer
+        try {
+          await channel.checkQueue(name);
+          await channel.close();
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      const declared = [queue, deadLetterQueueName(queue), retryQueueName(queue, 1000)];
+      try {
+        await eventually(
+          async () => (await Promise.all(declared.map(exists))).every((found) => !found),
+          'the unused queues to expire',
+          20_000,
+        );
+      } finally {
+        const channel = await admin.createChannel();
+        await channel.deleteExchange(exchange);
+        await admin.close();
+      }
+    },
+  );
+});
