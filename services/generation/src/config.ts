@@ -86,6 +86,8 @@ export const generationConfigSchema = z
      */
     ANALYSIS_LIMIT_PER_WINDOW: envFields.positiveInt(40),
     ANALYSIS_LIMIT_WINDOW_MINUTES: envFields.positiveInt(10),
+    /** An analysed photo nobody created from is removed (record and files, by the sweeper) after this. */
+    ANALYSED_TTL_HOURS: envFields.positiveInt(24),
     /** Cut-out corrections one user may save per window (each decodes and stores a mask). */
     CUTOUT_SAVE_LIMIT_PER_WINDOW: envFields.positiveInt(60),
     CUTOUT_SAVE_LIMIT_WINDOW_MINUTES: envFields.positiveInt(10),

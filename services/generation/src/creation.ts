@@ -46,6 +46,8 @@ export interface CreationDeps {
 
 /** How long each stage may last before the sweeper takes the generation up (config.ts). */
 export interface CreationTiming {
+  /** How long an analysed photo is kept for a Create (then the sweeper removes it and its files). */
+  analysedTtlMs: number;
   reservingTimeoutMs: number;
   publishGraceMs: number;
   stuckAfterMs: number;
@@ -63,6 +65,10 @@ export const ALREADY_CREATED_MESSAGE =
   'Images are already being made from this photo, so its cut-out, name and category can no longer change. Upload the photo again to change them.';
 export const NO_CUTOUT_MESSAGE = 'This photo has no cut-out to correct.';
 export const UNKNOWN_CATEGORY_MESSAGE = 'Please choose a category from the list.';
+export const ANALYSIS_EXPIRED_MESSAGE =
+  'This photo was uploaded too long ago and has been removed. Please upload it again.';
+export const CONCURRENT_CORRECTION_MESSAGE =
+  'Another correction of this cut-out was saved at the same moment. Please save yours again.';
 export const MASK_NOT_PNG_MESSAGE = 'The mask must be a PNG image.';
 export const MASK_UNREADABLE_MESSAGE = 'The mask could not be read: the PNG is damaged or incomplete.';
 export const MASK_KEEPS_NOTHING_MESSAGE = 'The mask removes the whole photo. Paint Keep over your product.';
@@ -130,6 +136,7 @@ export class CreationFlow {
       originalContentType: image.contentType,
       originalFilename: null,
       cutout,
+      expiresAt: this.after(this.deps.timing.analysedTtlMs),
     });
     this.deps.logger.info(
       {
@@ -174,7 +181,9 @@ export class CreationFlow {
   /**
    * The seller's corrected mask replaces the cut-out for every image of the creation. It must be a PNG of the
    * stored mask's size; it is stored as grayscale under a key of its own, then recorded only if the photo is still
-   * uncreated (otherwise the stored file is removed again and nothing changed).
+   * uncreated and no other correction was recorded meanwhile (otherwise the stored file is removed again and
+   * nothing changed). The previous correction's file is then removed, so repeated saves keep one mask, not a pile;
+   * the analysis matte stays (it is what analysis found).
    */
   async saveCutout(userId: string, uuid: string, bytes: Buffer): Promise<Cutout> {
     const generation = await this.editableGeneration(uuid, userId);
@@ -184,11 +193,14 @@ export class CreationFlow {
     const key = objectKeys.sellerMask(uuid, randomUUID().slice(0, 8));
     await this.deps.objectStore.putObject(key, png, { contentType: 'image/png' });
     const cutout: CutoutDocument = { ...stored, key, corrected: true };
-    const updated = await this.deps.generations.correctAnalysed(uuid, userId, { cutout });
+    const updated = await this.deps.generations.replaceCutout(uuid, userId, stored.key, cutout);
     if (!updated) {
       await this.deps.objectStore.remove(key);
+      const current = await this.deps.generations.findOwned(uuid, userId);
+      if (current?.stage === 'analyzed') throw AppError.conflict(CONCURRENT_CORRECTION_MESSAGE);
       throw await this.notEditable(uuid, userId);
     }
+    if (stored.corrected) await this.deps.objectStore.remove(stored.key);
     return cutoutView(updated, cutout, png);
   }
 
@@ -250,8 +262,13 @@ export class CreationFlow {
       sweepAfter: this.after(timing.reservingTimeoutMs),
     });
 
-    let generation = await generations.claimForCreation(source.uuid, request.userId, planFor(source.uuid));
+    const now = this.deps.now();
+    let generation = await generations.claimForCreation(source.uuid, request.userId, planFor(source.uuid), now);
     if (!generation) {
+      // An analysed photo left too long is being removed by the sweeper: nothing to create from, not even a copy.
+      if (source.stage === 'analyzed' && source.expires_at && source.expires_at <= now) {
+        throw AppError.notFound(ANALYSIS_EXPIRED_MESSAGE);
+      }
       if (source.stage === 'reserving') throw AppError.conflict('This photo is already being created. Please wait.');
       const uuid = randomUUID();
       generation = await generations.cloneForCreation(source, uuid, planFor(uuid));
@@ -268,7 +285,7 @@ export class CreationFlow {
     } catch (error) {
       // Refused (402 and the like): nothing was taken and the photo can be used again. Any other failure leaves
       // the outcome unknown: the generation stays reserving and the sweeper asks billing what happened.
-      if (isRefusal(error)) await generations.releaseClaim(generation.uuid);
+      if (isRefusal(error)) await generations.releaseClaim(generation.uuid, this.after(timing.analysedTtlMs));
       throw error;
     }
     this.deps.crashPoint('after-reserve');

@@ -99,6 +99,7 @@ export async function createGenerationService(deps: GenerationServiceDeps): Prom
     logger,
     now,
     timing: {
+      analysedTtlMs: config.ANALYSED_TTL_HOURS * 60 * 60_000,
       reservingTimeoutMs: config.RESERVING_TIMEOUT_MS,
       publishGraceMs: config.PUBLISH_GRACE_MS,
       stuckAfterMs: config.STUCK_AFTER_MS,
@@ -132,7 +133,16 @@ export async function createGenerationService(deps: GenerationServiceDeps): Prom
     crashPoint,
   });
   const sweeper = new Sweeper(
-    { generations, creation, settlement, billing, bus, logger: logger.child({ component: 'sweeper' }), now },
+    {
+      generations,
+      creation,
+      settlement,
+      billing,
+      bus,
+      objectStore,
+      logger: logger.child({ component: 'sweeper' }),
+      now,
+    },
     { leaseMs: config.SWEEP_LEASE_MS, maxRequeues: config.MAX_REQUEUES, batch: SWEEP_BATCH },
   );
 
@@ -190,9 +200,9 @@ export async function createGenerationService(deps: GenerationServiceDeps): Prom
     logger,
     run: async () => {
       const report = await sweeper.sweep();
-      const { deadLetters, reserving, stuck, errors } = report;
-      if (deadLetters + Object.keys(reserving).length + Object.keys(stuck).length + errors > 0) {
-        logger.info(report, 'sweep finished stuck generations');
+      const { deadLetters, reserving, stuck, expired, errors } = report;
+      if (deadLetters + Object.keys(reserving).length + Object.keys(stuck).length + expired + errors > 0) {
+        logger.info(report, 'sweep finished stuck generations and removed expired photos');
       }
     },
   });

@@ -1,11 +1,12 @@
 import type { MessageBus } from '@productgen/bus';
 import { parseMessage, topics } from '@productgen/contracts';
-import type { Logger } from '@productgen/service-kit';
+import type { Logger, ObjectStore } from '@productgen/service-kit';
 import type { BillingClient } from './clients/billing';
 import type { CreationFlow } from './creation';
 import type { GenerationRepository } from './data/generation-repository';
 import type { GenerationDocument } from './data/models';
 import { decideReserving, decideStuck, GIVEN_UP_MESSAGE, type ReservingStep, type StuckStep } from './domain/sweep';
+import { objectKeys } from './domain/generation';
 import { generationQueues } from './messaging/render-worker';
 import type { Settlement } from './settlement';
 
@@ -15,6 +16,7 @@ export interface SweeperDeps {
   settlement: Settlement;
   billing: BillingClient;
   bus: MessageBus;
+  objectStore: ObjectStore;
   logger: Logger;
   now: () => Date;
 }
@@ -33,6 +35,8 @@ export interface SweepReport {
   deadLetters: number;
   reserving: Partial<Record<ReservingStep, number>>;
   stuck: Partial<Record<StuckStep, number>>;
+  /** Analysed photos nobody created from, removed with their files. */
+  expired: number;
   errors: number;
 }
 
@@ -46,7 +50,8 @@ const count = <Key extends string>(tally: Partial<Record<Key, number>>, key: Key
  * same generation at once, and one that dies lets its lease run out for the next. What it does:
  * - dead-lettered render jobs: their generation is given up (unfinished images fail, credits go back);
  * - `reserving` past RESERVING_TIMEOUT_MS: billing says whether the credits were taken; queue, or fail uncharged;
- * - `pending`/`processing` past their deadline: publish the unconfirmed job, settle, re-queue, or give up.
+ * - `pending`/`processing` past their deadline: publish the unconfirmed job, settle, re-queue, or give up;
+ * - `analyzed` past `expires_at` (never created from): its files, then its record, are removed.
  * A step that fails (billing or the broker down) is left for the next sweep once the lease has run out.
  */
 export class Sweeper {
@@ -56,7 +61,7 @@ export class Sweeper {
   ) {}
 
   async sweep(): Promise<SweepReport> {
-    const report: SweepReport = { deadLetters: 0, reserving: {}, stuck: {}, errors: 0 };
+    const report: SweepReport = { deadLetters: 0, reserving: {}, stuck: {}, expired: 0, errors: 0 };
     await this.drainDeadLetters(report);
     for (let taken = 0; taken < this.options.batch; taken += 1) {
       const generation = await this.claim(['reserving']);
@@ -70,7 +75,30 @@ export class Sweeper {
       if (!generation) break;
       await this.attempt(report, generation, async () => count(report.stuck, await this.finishStuck(generation)));
     }
+    for (const generation of await this.deps.generations.findExpiredAnalysed(this.deps.now(), this.options.batch)) {
+      await this.attempt(report, generation, async () => {
+        if (await this.removeExpired(generation)) report.expired += 1;
+      });
+    }
     return report;
+  }
+
+  /**
+   * Files first, then the record, so a process stopping half-way leaves the record for the next sweep (an expired
+   * photo can no longer be claimed, so nothing reads the files meanwhile). A correction saved in between is caught
+   * from the removed record. Only the generation's own files go: a copy made from a used photo shares its original.
+   * Both steps may run twice (two sweepers): removing is idempotent.
+   */
+  private async removeExpired(generation: GenerationDocument): Promise<boolean> {
+    const removeFilesOf = async (record: GenerationDocument) => {
+      const own = `generations/${record.uuid}/`;
+      const keys = [record.original_key, objectKeys.analysisMatte(record.uuid), record.cutout?.key];
+      for (const key of new Set(keys)) if (key?.startsWith(own)) await this.deps.objectStore.remove(key);
+    };
+    await removeFilesOf(generation);
+    const removed = await this.deps.generations.removeAnalysed(generation.uuid);
+    if (removed && removed.cutout?.key !== generation.cutout?.key) await removeFilesOf(removed);
+    return removed !== null;
   }
 
   private claim(stages: GenerationDocument['stage'][]): Promise<GenerationDocument | null> {

@@ -147,5 +147,5 @@ test('a stuck render is queued again with the same job, then given up: its credi
   });
   expect(failed.images.every((image) => image.error === GIVEN_UP_MESSAGE && image.refunded)).toBe(true);
   expect(stack.billing.credits(userId)).toBe(10);
-  expect(await first.sweeper.sweep()).toEqual({ deadLetters: 0, reserving: {}, stuck: {}, errors: 0 });
+  expect(await first.sweeper.sweep()).toEqual({ deadLetters: 0, reserving: {}, stuck: {}, expired: 0, errors: 0 });
 });

@@ -11,6 +11,8 @@ export interface NewAnalyzedGeneration {
   originalContentType: string;
   originalFilename: string | null;
   cutout: CutoutDocument | null;
+  /** When the photo is removed unless Create claimed it by then. */
+  expiresAt: Date;
 }
 
 /** What the seller may correct on an analysed photo before creating from it. */
@@ -88,6 +90,7 @@ export class GenerationRepository {
       original_content_type: input.originalContentType,
       original_filename: input.originalFilename,
       cutout: input.cutout,
+      expires_at: input.expiresAt,
     });
     return created.toObject();
   }
@@ -107,6 +110,27 @@ export class GenerationRepository {
       .exec();
   }
 
+  /**
+   * The seller's corrected mask, only while the photo is uncreated and its cut-out is still `previousKey` (the one
+   * the correction read): so the previous object is unreferenced once this succeeds, and of two concurrent saves
+   * only one replaces it. Null otherwise.
+   */
+  replaceCutout(
+    uuid: string,
+    userId: string,
+    previousKey: string,
+    cutout: CutoutDocument,
+  ): Promise<GenerationDocument | null> {
+    return this.model
+      .findOneAndUpdate(
+        { uuid, user_id: userId, stage: 'analyzed', 'cutout.key': previousKey },
+        { $set: { cutout } },
+        { returnDocument: 'after' },
+      )
+      .lean<GenerationDocument>()
+      .exec();
+  }
+
   findByUuid(uuid: string): Promise<GenerationDocument | null> {
     return this.model.findOne({ uuid }).lean<GenerationDocument>().exec();
   }
@@ -116,12 +140,15 @@ export class GenerationRepository {
     return this.model.findOne({ uuid, user_id: userId }).lean<GenerationDocument>().exec();
   }
 
-  /** Takes an analysed generation for creating, with its plan (one request wins); null when it was already used. */
-  claimForCreation(uuid: string, userId: string, plan: CreationPlan): Promise<GenerationDocument | null> {
+  /**
+   * Takes an analysed generation for creating, with its plan (one request wins), and so keeps it for good; null
+   * when it was already used or has expired (the sweeper may be removing its files).
+   */
+  claimForCreation(uuid: string, userId: string, plan: CreationPlan, now: Date): Promise<GenerationDocument | null> {
     return this.model
       .findOneAndUpdate(
-        { uuid, user_id: userId, stage: 'analyzed' },
-        { $set: { stage: 'reserving', ...planFields(plan) } },
+        { uuid, user_id: userId, stage: 'analyzed', $or: [{ expires_at: null }, { expires_at: { $gt: now } }] },
+        { $set: { stage: 'reserving', expires_at: null, ...planFields(plan) } },
         { returnDocument: 'after' },
       )
       .lean<GenerationDocument>()
@@ -145,9 +172,29 @@ export class GenerationRepository {
     return created.toObject();
   }
 
-  /** Billing refused the reservation (nothing was taken): the photo can be used again. */
-  async releaseClaim(uuid: string): Promise<void> {
-    await this.model.updateOne({ uuid, stage: 'reserving' }, { $set: { stage: 'analyzed', sweep_after: null } }).exec();
+  /** Analysed photos past their expiry, oldest first. */
+  findExpiredAnalysed(now: Date, limit: number): Promise<GenerationDocument[]> {
+    return this.model
+      .find({ stage: 'analyzed', expires_at: { $lte: now } })
+      .sort({ expires_at: 1 })
+      .limit(limit)
+      .lean<GenerationDocument[]>()
+      .exec();
+  }
+
+  /** Removes an analysed photo's record (expired); the record as it was, or null when it was gone or claimed. */
+  removeAnalysed(uuid: string): Promise<GenerationDocument | null> {
+    return this.model.findOneAndDelete({ uuid, stage: 'analyzed' }).lean<GenerationDocument>().exec();
+  }
+
+  /** Billing refused the reservation (nothing was taken): the photo can be used again until `expiresAt`. */
+  async releaseClaim(uuid: string, expiresAt: Date): Promise<void> {
+    await this.model
+      .updateOne(
+        { uuid, stage: 'reserving' },
+        { $set: { stage: 'analyzed', sweep_after: null, expires_at: expiresAt } },
+      )
+      .exec();
   }
 
   /** Credits reserved: the images are laid out and the job is about to be queued. */

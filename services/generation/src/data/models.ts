@@ -75,6 +75,11 @@ export interface GenerationDocument {
   /** Times the sweeper queued the render job again. */
   requeues: number;
   finished_at: Date | null;
+  /**
+   * An analysed photo nobody created from is removed after this (the sweeper removes its files, then the record);
+   * cleared when Create claims it. Null for every other generation.
+   */
+  expires_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -146,12 +151,16 @@ const generationSchema = new Schema<GenerationDocument>(
     sweep_after: { type: Date, default: null },
     requeues: { type: Number, default: 0 },
     finished_at: { type: Date, default: null },
+    expires_at: { type: Date, default: null },
   },
   { collection: 'generations', timestamps: { createdAt: 'created_at', updatedAt: 'updated_at' }, versionKey: false },
 );
 generationSchema.index({ user_id: 1, created_at: -1 });
 generationSchema.index({ stage: 1, sweep_after: 1 });
 generationSchema.index({ user_id: 1, bulk_job_uuid: 1 });
+// The sweeper removes an expired analysed photo's files and then its record; the TTL monitor removes a record the
+// sweeper did not reach within a day (no sweeper running), so records never pile up.
+generationSchema.index({ expires_at: 1 }, { expireAfterSeconds: 24 * 60 * 60 });
 
 const stylePresetSchema = new Schema<StylePresetDocument>(
   {
