@@ -11,6 +11,9 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '[::1]', 'localhost']);
 /** Variables holding a secret: passwords, keys, tokens. */
 const SECRET_NAME = /PASS(WORD)?$|SECRET|TOKEN|_KEY$/;
 
+/** A value required from the environment: `${VAR:?message}` stops compose when VAR is unset. */
+const isRequiredFromEnv = (value) => /^\$\{[A-Za-z0-9_]+:\?[^}]+\}$/.test(String(value ?? ''));
+
 const dependenciesOf = (service) => (Array.isArray(service.depends_on) ? {} : (service.depends_on ?? {}));
 
 /** Every container has a memory limit (one leaking process cannot take the host) and rotated logs. */
@@ -69,16 +72,13 @@ export function secretRules(text, services) {
   for (const [name, service] of Object.entries(services)) {
     if (service.build) continue;
     for (const [variable, value] of Object.entries(service.environment ?? {})) {
-      if (/PASS(WORD)?$/.test(variable) && !/^\$\{[A-Za-z0-9_]+:\?[^}]+\}$/.test(String(value))) {
+      if (/PASS(WORD)?$/.test(variable) && !isRequiredFromEnv(value)) {
         problems.push(`/services/${name}: ${variable} must be required from .env (\${VAR:?message})`);
       }
     }
   }
   return problems;
 }
-
-/** A required `${VAR:?message}` (the image's `<VAR>_FILE` form, a secret file, counts too). */
-const isRequiredFromEnv = (value) => /^\$\{[A-Za-z0-9_]+:\?[^}]+\}$/.test(String(value ?? ''));
 
 /**
  * MongoDB runs with access control, as production's does: the server (a mongo image running mongod) creates its
@@ -92,6 +92,7 @@ export function mongoAuthRules(services) {
     const command = (service.command ?? []).map(String);
     if (/^mongo(:|@|$)/.test(service.image ?? '') && command[0] === 'mongod') {
       const env = service.environment ?? {};
+      // The image also reads each from a secret file (`<VAR>_FILE`).
       const credential = (variable) => isRequiredFromEnv(env[variable]) || env[`${variable}_FILE`] !== undefined;
       if (!credential('MONGO_INITDB_ROOT_USERNAME') || !credential('MONGO_INITDB_ROOT_PASSWORD')) {
         problems.push(
