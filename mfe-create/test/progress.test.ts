@@ -89,8 +89,8 @@ describe('pickCreativePhrase', () => {
 });
 
 describe('generationSettled', () => {
-  const done = { id: 'a', output_url: '/a.jpg', metadata: { fixes_done: [true, true] } };
-  const fixing = { id: 'b', output_url: '/b.jpg', metadata: { fixes_done: [true, false] } };
+  const done = { id: 'a', input_url: '/a-in.jpg', output_url: '/a.jpg', metadata: { fixes_done: [true, true] } };
+  const fixing = { id: 'b', input_url: '/b-in.jpg', output_url: '/b.jpg', metadata: { fixes_done: [true, false] } };
 
   it.each([
     ['completed', [done], true],

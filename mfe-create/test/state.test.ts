@@ -1,4 +1,4 @@
-import type { GeneratedImage, GenerationStatus } from '@productgen/platform-client';
+import type { GeneratedImage, GenerationStatus, ImageAnalysis } from '@productgen/platform-client';
 import { MAX_POLLS, TIMED_OUT_MESSAGE } from '../src/single/progress';
 import {
   FETCH_FAILED_MESSAGE,
@@ -16,10 +16,15 @@ import {
 } from '../src/single/state';
 import { defaultImageCount } from '../src/shared/choices';
 
-const ANALYSIS = { category: 'kitchen', object: 'coffee mug', generation_uuid: 'gen-analysis' };
+const ANALYSIS: ImageAnalysis = { category: 'kitchen', object: 'coffee mug', generation_uuid: 'gen-analysis' };
 
 function image(id: string, fixesDone = true): GeneratedImage {
-  return { id, output_url: `/img/${id}.jpg`, metadata: { fixes_done: [true, fixesDone] } };
+  return {
+    id,
+    input_url: `/img/${id}-in.jpg`,
+    output_url: `/img/${id}.jpg`,
+    metadata: { fixes_done: [true, fixesDone] },
+  };
 }
 
 function status(overrides: Partial<GenerationStatus> = {}): GenerationStatus {

@@ -15,12 +15,17 @@ export const GENERATION_UUID = 'gen-uuid-1';
 
 type Routes = Parameters<typeof fakeApiClient>[0];
 
-export function testUser(overrides: Partial<User> & { flags?: User['flags'] } = {}): User {
+export function testUser(overrides: Partial<Omit<User, 'flags'>> & { flags?: Partial<User['flags']> } = {}): User {
   return { ...TEST_USER, ...overrides, flags: { ...TEST_USER.flags, ...overrides.flags } } as User;
 }
 
 export function generatedImage(id: string, fixesDone = true): GeneratedImage {
-  return { id, output_url: `/files/${id}.jpg`, metadata: { fixes_done: [true, fixesDone] } };
+  return {
+    id,
+    input_url: `/files/${id}-in.jpg`,
+    output_url: `/files/${id}.jpg`,
+    metadata: { fixes_done: [true, fixesDone] },
+  };
 }
 
 export function statusReply(overrides: Partial<GenerationStatus> = {}) {

@@ -1,7 +1,7 @@
 import { act, screen, within } from '@testing-library/react';
 import { mfeRouteTree } from '@productgen/mf-shared';
 import { fakeApiClient, renderAt, TEST_API, TEST_USER, type FakeRoute } from '@productgen/mf-shared/test-support';
-import type { BulkJob } from '@productgen/platform-client';
+import type { BulkJobSummary } from '@productgen/platform-client';
 import { routes } from '../src/routes';
 import { JOBS_POLL_INTERVAL_MS } from '../src/dashboard/BatchJobsInProgress';
 
@@ -9,7 +9,7 @@ const JOBS_PATH = '/image-gen/bulk-jobs';
 const RUNNING = '0b7f6a52-3c1e-4f6d-9a8b-2d4c6e8f0a1b';
 const QUEUED = '7c1d2e3f-4a5b-4c6d-8e9f-0a1b2c3d4e5f';
 
-function job(overrides: Partial<BulkJob>): BulkJob {
+function job(overrides: Partial<BulkJobSummary>): BulkJobSummary {
   return {
     bulk_job_uuid: RUNNING,
     status: 'processing',
@@ -17,6 +17,7 @@ function job(overrides: Partial<BulkJob>): BulkJob {
     generations_total: 5,
     created_at: '2025-06-02T09:00:00.000Z',
     thumbnails: ['/images/a.webp', '/images/b.webp', '/images/c.webp', '/images/d.webp'],
+    has_watermark: false,
     ...overrides,
   };
 }

@@ -16,7 +16,8 @@ function recordAt(index: number): RecordItem {
     type: index % 3 === 2 ? 'bulk' : 'single',
     id: uuid(index),
     status: 'completed',
-    category: `category-${index}`,
+    // Not a real category id: a text of its own per row shows the rows' order (the table shows any id as it is).
+    category: `category-${index}` as RecordItem['category'],
     num_images: index + 1,
     created_at: new Date(Date.UTC(2025, 5, 20 - index, 12)).toISOString(),
     thumbnail_url: `/download/${uuid(index)}/image/0`,

@@ -1,4 +1,4 @@
-import type { Category } from '@productgen/platform-client';
+import type { Category, CategoryId } from '@productgen/platform-client';
 import { SelectField, TextField } from '@productgen/ui-kit';
 import { PRODUCT_NAME_MAX_LENGTH, type ProductEdits } from './state';
 import styles from './ProductCheck.module.css';
@@ -12,7 +12,7 @@ export interface ProductCheckProps {
   /** A creation from this photo saved these: shown, no longer editable. */
   locked: boolean;
   onObject: (object: string) => void;
-  onCategory: (category: string) => void;
+  onCategory: (category: CategoryId) => void;
 }
 
 /** After analysis: the product's name and category as the seller wants them (the category picks the looks). */
@@ -31,7 +31,14 @@ export function ProductCheck({ edits, categories, locked, onObject, onCategory }
         error={edits.object.trim() === '' ? NAME_REQUIRED_MESSAGE : undefined}
         onChange={(event) => onObject(event.target.value)}
       />
-      <SelectField label="Category" options={options} value={edits.category} disabled={locked} onChange={onCategory} />
+      <SelectField
+        label="Category"
+        options={options}
+        value={edits.category}
+        disabled={locked}
+        // The select offers only the options above, each a category id.
+        onChange={(value) => onCategory(value as CategoryId)}
+      />
       {locked && <p className={styles.note}>{LOCKED_NOTE}</p>}
     </div>
   );

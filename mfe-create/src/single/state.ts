@@ -1,5 +1,5 @@
 // State of the Single Image tab as a pure reducer: every transition the screen makes is a tested step.
-import type { GeneratedImage, GenerationStatus, ImageAnalysis } from '@productgen/platform-client';
+import type { CategoryId, GeneratedImage, GenerationStatus, ImageAnalysis } from '@productgen/platform-client';
 import {
   PROGRESS_ACCEPTED,
   TIMED_OUT_MESSAGE,
@@ -50,7 +50,7 @@ export interface SingleState {
 /** What the seller may correct of the analysis before Create. */
 export interface ProductEdits {
   object: string;
-  category: string;
+  category: CategoryId;
 }
 
 /** Not in the SPEC: long enough for any product name (the API refuses longer ones). */
@@ -84,7 +84,7 @@ export type SingleAction =
   | { type: 'analysed'; token: number; analysis: ImageAnalysis }
   | { type: 'analysisFailed'; token: number; error: string }
   | { type: 'objectEdited'; object: string }
-  | { type: 'categoryEdited'; category: string }
+  | { type: 'categoryEdited'; category: CategoryId }
   | { type: 'analysisCorrected'; analysis: ImageAnalysis }
   | ChoiceAction
   | { type: 'startRequested'; count: number; random: number }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { usePlatformClient, type BulkJob, type BulkJobStatus } from '@productgen/platform-client';
+import { usePlatformClient, type BulkJobStatus, type BulkJobSummary } from '@productgen/platform-client';
 import { ProgressBar } from '@productgen/ui-kit';
 import { formatLogDate } from './credit-format';
 import styles from './DashboardPage.module.css';
@@ -19,9 +19,9 @@ const STATUS_LABELS: Record<string, string> = { pending: 'Pending', processing: 
  * (a new batch is started from another page, which remounts the dashboard on the way back). A failed fetch shows
  * no cards: the rest of the dashboard stays useful.
  */
-export function useJobsInProgress(onAllFinished?: () => void): BulkJob[] {
+export function useJobsInProgress(onAllFinished?: () => void): BulkJobSummary[] {
   const client = usePlatformClient();
-  const [jobs, setJobs] = useState<BulkJob[]>([]);
+  const [jobs, setJobs] = useState<BulkJobSummary[]>([]);
 
   useEffect(() => {
     let current = true;
@@ -50,7 +50,7 @@ export function useJobsInProgress(onAllFinished?: () => void): BulkJob[] {
   return jobs;
 }
 
-function JobCard({ job }: { job: BulkJob }) {
+function JobCard({ job }: { job: BulkJobSummary }) {
   const client = usePlatformClient();
   const created = formatLogDate(job.created_at);
   const status = STATUS_LABELS[job.status] ?? 'Unknown';

@@ -1,13 +1,11 @@
 import { useState, type FormEvent } from 'react';
+import { limits, REFERRAL_SOURCE_SKIPPED, referralSourceOptions } from '@productgen/contracts/limits';
 import { usePlatformClient } from '@productgen/platform-client';
 import { Button, Modal, TextField } from '@productgen/ui-kit';
 import styles from './ReferralDialog.module.css';
 
-/** SPEC §3: the referral-source options. */
-export const REFERRAL_OPTIONS = ['Google Search', 'Social Media', 'Friend or Colleague', 'Advertisement', 'Other'];
-export const SKIPPED_SOURCE = 'Skipped';
-/** SPEC §5/§9: the "Other" text is at most 255 characters, longer input is cut. */
-export const REFERRAL_TEXT_MAX = 255;
+/** SPEC §5/§9: the "Other" text is at most 255 characters, longer input is cut (the server takes no more). */
+const REFERRAL_TEXT_MAX = limits.referralSourceMaxLength;
 
 export interface ReferralDialogProps {
   open: boolean;
@@ -45,7 +43,7 @@ export function ReferralDialog({ open, onDone }: ReferralDialogProps) {
     event.preventDefault();
     if (canSubmit && source) void send(source);
   };
-  const skip = () => void send(SKIPPED_SOURCE);
+  const skip = () => void send(REFERRAL_SOURCE_SKIPPED);
 
   return (
     <Modal
@@ -66,7 +64,7 @@ export function ReferralDialog({ open, onDone }: ReferralDialogProps) {
       <form id="referral-form" className={styles.form} onSubmit={submit}>
         <fieldset className={styles.options}>
           <legend className={styles.legend}>Choose one</legend>
-          {REFERRAL_OPTIONS.map((option) => (
+          {referralSourceOptions.map((option) => (
             <label key={option} className={styles.option}>
               <input
                 type="radio"

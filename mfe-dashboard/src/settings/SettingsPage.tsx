@@ -9,7 +9,10 @@ import styles from './SettingsPage.module.css';
 export const SAVED_MESSAGE_MS = 3000;
 
 /** First and last name as the identity provider gave them, else split from the display name. */
-export function namesOf(user: User): { firstName: string; lastName: string } {
+export function namesOf(user: Pick<User, 'name' | 'given_name' | 'family_name'>): {
+  firstName: string;
+  lastName: string;
+} {
   const given = typeof user.given_name === 'string' ? user.given_name : null;
   const family = typeof user.family_name === 'string' ? user.family_name : null;
   if (given !== null || family !== null) return { firstName: given ?? '', lastName: family ?? '' };
@@ -84,7 +87,7 @@ function SettingsForm({ user }: { user: User }) {
         {shopContext.length > 0 ? (
           <ul className={styles.contextList}>
             {shopContext.map((entry) => (
-              <li key={`${entry.category}:${entry.label}`}>{entry.label}</li>
+              <li key={`${entry.category_id}:${entry.label}`}>{entry.label}</li>
             ))}
           </ul>
         ) : (

@@ -48,14 +48,13 @@ import {
   uuidSchema,
 } from './entities';
 import { limits } from './limits';
+import { routePaths, type HttpMethod } from './paths';
 
 /*
  * The route table: every call of SPEC §7 and DESIGN §8 on the one API origin. The gateway routes by `owner`,
  * checks `auth` and validates `request` with these schemas; `buildOpenApiDocument` publishes the same table.
  */
 
-export const httpMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-export type HttpMethod = (typeof httpMethods)[number];
 export type RouteOwner = 'auth' | 'billing' | 'generation' | 'bulk' | 'gateway';
 /** session: X-Session-Key required (401 without); optional: used when present; none: never read. */
 export type RouteAuth = 'session' | 'none' | 'optional';
@@ -161,8 +160,7 @@ export const routes = {
   // ---- auth
   authGoogle: defineRoute({
     id: 'authGoogle',
-    method: 'POST',
-    path: '/auth/google',
+    ...routePaths.authGoogle,
     owner: 'auth',
     auth: 'none',
     summary: 'Sign in with a Google ID token or access token; starts a new session.',
@@ -171,8 +169,7 @@ export const routes = {
   }),
   authMe: defineRoute({
     id: 'authMe',
-    method: 'GET',
-    path: '/auth/me',
+    ...routePaths.authMe,
     owner: 'auth',
     auth: 'session',
     summary: 'The signed-in user.',
@@ -180,8 +177,7 @@ export const routes = {
   }),
   authLogout: defineRoute({
     id: 'authLogout',
-    method: 'POST',
-    path: '/auth/logout',
+    ...routePaths.authLogout,
     owner: 'auth',
     auth: 'session',
     summary: 'End the session (the key is revoked).',
@@ -189,8 +185,7 @@ export const routes = {
   }),
   saveUserSettings: defineRoute({
     id: 'saveUserSettings',
-    method: 'POST',
-    path: '/user/settings',
+    ...routePaths.saveUserSettings,
     owner: 'auth',
     auth: 'session',
     summary: 'Save the website URL; answers the updated user.',
@@ -199,8 +194,7 @@ export const routes = {
   }),
   saveUserMetadata: defineRoute({
     id: 'saveUserMetadata',
-    method: 'POST',
-    path: '/user/settings/metadata',
+    ...routePaths.saveUserMetadata,
     owner: 'auth',
     auth: 'session',
     summary: 'Merge free-form settings metadata into the user.',
@@ -209,8 +203,7 @@ export const routes = {
   }),
   closeTooltip: defineRoute({
     id: 'closeTooltip',
-    method: 'POST',
-    path: '/user/settings/close-tooltip',
+    ...routePaths.closeTooltip,
     owner: 'auth',
     auth: 'session',
     summary: 'Record that a tip was dismissed (e.g. enter_site_url).',
@@ -219,8 +212,7 @@ export const routes = {
   }),
   saveReferralSource: defineRoute({
     id: 'saveReferralSource',
-    method: 'POST',
-    path: '/hear-about-source',
+    ...routePaths.saveReferralSource,
     owner: 'auth',
     auth: 'session',
     summary: 'Answer of the "how did you hear about us" survey ("Skipped" when skipped).',
@@ -229,8 +221,7 @@ export const routes = {
   }),
   hasSeenReferralForm: defineRoute({
     id: 'hasSeenReferralForm',
-    method: 'GET',
-    path: '/hear-about-source/has-seen',
+    ...routePaths.hasSeenReferralForm,
     owner: 'auth',
     auth: 'session',
     summary: 'Whether the user already answered or skipped the referral survey.',
@@ -238,8 +229,7 @@ export const routes = {
   }),
   devIdpCredential: defineRoute({
     id: 'devIdpCredential',
-    method: 'GET',
-    path: '/dev-idp/credential',
+    ...routePaths.devIdpCredential,
     owner: 'auth',
     auth: 'none',
     summary: 'Embedded mode: an ID token from the built-in identity provider, accepted by POST /auth/google.',
@@ -257,8 +247,7 @@ export const routes = {
   // ---- billing
   createCheckoutSession: defineRoute({
     id: 'createCheckoutSession',
-    method: 'POST',
-    path: '/payments/create-checkout-session',
+    ...routePaths.createCheckoutSession,
     owner: 'billing',
     auth: 'session',
     summary: 'Start a card checkout for a package; the browser then goes to the hosted checkout.',
@@ -268,8 +257,7 @@ export const routes = {
   }),
   checkPaymentSuccess: defineRoute({
     id: 'checkPaymentSuccess',
-    method: 'POST',
-    path: '/payments/check-success',
+    ...routePaths.checkPaymentSuccess,
     owner: 'billing',
     auth: 'session',
     summary: 'After returning with payment=success: whether the payment is credited, and the balance.',
@@ -278,8 +266,7 @@ export const routes = {
   }),
   paymentWebhook: defineRoute({
     id: 'paymentWebhook',
-    method: 'POST',
-    path: '/payments/webhook',
+    ...routePaths.paymentWebhook,
     owner: 'billing',
     auth: 'none',
     summary: 'Stripe webhook; the signature is verified on the raw body and each session is credited once.',
@@ -292,8 +279,7 @@ export const routes = {
   }),
   paymentRecords: defineRoute({
     id: 'paymentRecords',
-    method: 'GET',
-    path: '/payment-records',
+    ...routePaths.paymentRecords,
     owner: 'billing',
     auth: 'session',
     summary: "The user's payments, newest first.",
@@ -301,8 +287,7 @@ export const routes = {
   }),
   creditLog: defineRoute({
     id: 'creditLog',
-    method: 'GET',
-    path: '/credits/log',
+    ...routePaths.creditLog,
     owner: 'billing',
     auth: 'session',
     summary: 'Credit log, newest first.',
@@ -311,8 +296,7 @@ export const routes = {
   }),
   requestRefund: defineRoute({
     id: 'requestRefund',
-    method: 'POST',
-    path: '/support/refund',
+    ...routePaths.requestRefund,
     owner: 'billing',
     auth: 'session',
     summary: 'Ask for the credit of one generated image back; granted at most once per image.',
@@ -323,8 +307,7 @@ export const routes = {
   }),
   devCheckoutPage: defineRoute({
     id: 'devCheckoutPage',
-    method: 'GET',
-    path: '/dev-checkout/:sessionId',
+    ...routePaths.devCheckoutPage,
     owner: 'billing',
     auth: 'none',
     summary: 'Embedded mode: the built-in hosted checkout page.',
@@ -337,8 +320,7 @@ export const routes = {
   }),
   devCheckoutPay: defineRoute({
     id: 'devCheckoutPay',
-    method: 'POST',
-    path: '/dev-checkout/:sessionId/pay',
+    ...routePaths.devCheckoutPay,
     owner: 'billing',
     auth: 'none',
     summary: 'Embedded mode: pay; a Stripe-signed webhook goes to billing, then a redirect to the success URL.',
@@ -352,8 +334,7 @@ export const routes = {
   // ---- generation
   listCategories: defineRoute({
     id: 'listCategories',
-    method: 'GET',
-    path: '/image-gen/categories',
+    ...routePaths.listCategories,
     owner: 'generation',
     auth: 'optional',
     summary: 'Product categories, loaded at start.',
@@ -361,8 +342,7 @@ export const routes = {
   }),
   analyzeImage: defineRoute({
     id: 'analyzeImage',
-    method: 'POST',
-    path: '/image-gen/category',
+    ...routePaths.analyzeImage,
     owner: 'generation',
     auth: 'session',
     summary: 'Analyse a photo: product name and category, and the generation_uuid to create from.',
@@ -372,8 +352,7 @@ export const routes = {
   }),
   getCutout: defineRoute({
     id: 'getCutout',
-    method: 'GET',
-    path: '/image-gen/cutout/:generation_uuid',
+    ...routePaths.getCutout,
     owner: 'generation',
     auth: 'session',
     summary: "An analysed photo's cut-out as a grayscale mask, with how far the automatic cut-out can be trusted.",
@@ -383,8 +362,7 @@ export const routes = {
   }),
   saveCutout: defineRoute({
     id: 'saveCutout',
-    method: 'PUT',
-    path: '/image-gen/cutout/:generation_uuid',
+    ...routePaths.saveCutout,
     owner: 'generation',
     auth: 'session',
     summary: "The seller's corrected mask (a PNG of the stored mask's size), used for every image; before Create only.",
@@ -394,8 +372,7 @@ export const routes = {
   }),
   correctAnalysis: defineRoute({
     id: 'correctAnalysis',
-    method: 'PATCH',
-    path: '/image-gen/analysis/:generation_uuid',
+    ...routePaths.correctAnalysis,
     owner: 'generation',
     auth: 'session',
     summary:
@@ -406,8 +383,7 @@ export const routes = {
   }),
   imageGen: defineRoute({
     id: 'imageGen',
-    method: 'POST',
-    path: '/imageGen',
+    ...routePaths.imageGen,
     owner: 'generation',
     auth: 'session',
     summary: 'Analyse a photo and create 1 to 5 images from it in one call.',
@@ -417,8 +393,7 @@ export const routes = {
   }),
   imageGenFromId: defineRoute({
     id: 'imageGenFromId',
-    method: 'POST',
-    path: '/imageGenFromId',
+    ...routePaths.imageGenFromId,
     owner: 'generation',
     auth: 'session',
     summary: 'Create 1 to 5 images from an analysed photo, optionally one per style preset.',
@@ -428,8 +403,7 @@ export const routes = {
   }),
   generationStatus: defineRoute({
     id: 'generationStatus',
-    method: 'GET',
-    path: '/image-gen/status/:generation_uuid',
+    ...routePaths.generationStatus,
     owner: 'generation',
     auth: 'session',
     summary: 'Poll a generation: status, images so far and their fixes.',
@@ -439,8 +413,7 @@ export const routes = {
   }),
   listGenerations: defineRoute({
     id: 'listGenerations',
-    method: 'GET',
-    path: '/image-gen/generations',
+    ...routePaths.listGenerations,
     owner: 'generation',
     auth: 'session',
     summary: "The user's generations, newest first.",
@@ -449,8 +422,7 @@ export const routes = {
   }),
   generationDetail: defineRoute({
     id: 'generationDetail',
-    method: 'GET',
-    path: '/image-gen/generated/:id',
+    ...routePaths.generationDetail,
     owner: 'generation',
     auth: 'session',
     summary: 'One generation with its images; `id` is the generation_uuid.',
@@ -460,8 +432,7 @@ export const routes = {
   }),
   listRecords: defineRoute({
     id: 'listRecords',
-    method: 'GET',
-    path: '/records',
+    ...routePaths.listRecords,
     // Generation records each generation with its bulk_job_uuid, so it can list batch rows itself.
     owner: 'generation',
     auth: 'session',
@@ -470,8 +441,7 @@ export const routes = {
   }),
   listStylePresets: defineRoute({
     id: 'listStylePresets',
-    method: 'GET',
-    path: '/style-presets',
+    ...routePaths.listStylePresets,
     owner: 'generation',
     auth: 'session',
     summary: "The user's style presets, all categories or one (?category=).",
@@ -480,8 +450,7 @@ export const routes = {
   }),
   createStylePreset: defineRoute({
     id: 'createStylePreset',
-    method: 'POST',
-    path: '/style-presets',
+    ...routePaths.createStylePreset,
     owner: 'generation',
     auth: 'session',
     summary: 'Save the look of one generated image as a named preset for its category.',
@@ -491,8 +460,7 @@ export const routes = {
   }),
   getStylePreset: defineRoute({
     id: 'getStylePreset',
-    method: 'GET',
-    path: '/style-presets/:id',
+    ...routePaths.getStylePreset,
     owner: 'generation',
     auth: 'session',
     summary: 'One style preset.',
@@ -502,8 +470,7 @@ export const routes = {
   }),
   downloadImage: defineRoute({
     id: 'downloadImage',
-    method: 'GET',
-    path: '/download/:id/image/:index',
+    ...routePaths.downloadImage,
     owner: 'generation',
     auth: 'session',
     summary: 'Download one image of a generation (index -1 is the original photo).',
@@ -516,8 +483,7 @@ export const routes = {
   }),
   downloadGeneration: defineRoute({
     id: 'downloadGeneration',
-    method: 'GET',
-    path: '/download/:id/batch',
+    ...routePaths.downloadGeneration,
     owner: 'generation',
     auth: 'session',
     summary: 'Download every image of a generation as one zip.',
@@ -532,8 +498,7 @@ export const routes = {
   // ---- bulk
   createBulkJob: defineRoute({
     id: 'createBulkJob',
-    method: 'POST',
-    path: '/image-gen/bulk-zip',
+    ...routePaths.createBulkJob,
     owner: 'bulk',
     auth: 'session',
     summary: 'Start a batch from a zip of up to 200 product photos.',
@@ -543,8 +508,7 @@ export const routes = {
   }),
   getBulkJob: defineRoute({
     id: 'getBulkJob',
-    method: 'GET',
-    path: '/image-gen/bulk-job/:id',
+    ...routePaths.getBulkJob,
     owner: 'bulk',
     auth: 'session',
     summary: 'A batch job with its progress and generations.',
@@ -554,8 +518,7 @@ export const routes = {
   }),
   listBulkJobs: defineRoute({
     id: 'listBulkJobs',
-    method: 'GET',
-    path: '/image-gen/bulk-jobs',
+    ...routePaths.listBulkJobs,
     owner: 'bulk',
     auth: 'session',
     summary: "The user's batch jobs, newest first, optionally filtered by status (comma-joined).",
@@ -564,8 +527,7 @@ export const routes = {
   }),
   downloadBulkJob: defineRoute({
     id: 'downloadBulkJob',
-    method: 'GET',
-    path: '/download/bulk/:id',
+    ...routePaths.downloadBulkJob,
     owner: 'bulk',
     auth: 'session',
     summary: 'Download every image of a batch job as one zip: a folder per product (originals with ?originals=true).',
@@ -580,8 +542,7 @@ export const routes = {
   // ---- gateway
   clientConfig: defineRoute({
     id: 'clientConfig',
-    method: 'GET',
-    path: '/configlist',
+    ...routePaths.clientConfig,
     owner: 'gateway',
     auth: 'optional',
     summary: 'Front-end configuration: product name, sign-in client id, packages and limits.',
@@ -589,15 +550,14 @@ export const routes = {
   }),
   trackEvent: defineRoute({
     id: 'trackEvent',
-    method: 'POST',
-    path: '/pst',
+    ...routePaths.trackEvent,
     owner: 'gateway',
     auth: 'optional',
     summary: 'Analytics event {en, do}, e.g. a page view.',
     request: { body: analyticsEventSchema },
     response: analyticsResultSchema,
   }),
-} as const satisfies Record<string, ApiRoute>;
+} as const satisfies Record<keyof typeof routePaths, ApiRoute>;
 
 export type RouteId = keyof typeof routes;
 

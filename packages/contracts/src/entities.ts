@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { categoryIds, UNKNOWN_CATEGORY_MESSAGE } from './categories';
 import { limits } from './limits';
 import { packageIdSchema, packageTierSchema, purchasablePackageIdSchema } from './packages';
 
@@ -52,10 +53,10 @@ export const assetUrlSchema = z.string().min(1);
 export const userIdSchema = entityIdSchema;
 
 export const categoryIdSchema = z
-  .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a category id') })
-  .trim()
-  .min(1, { error: 'must not be blank' })
-  .max(64, { error: 'must be at most 64 characters' })
+  .enum(categoryIds, {
+    // One sentence for any id outside the list, the create screen's wording: the gateway answers with it first.
+    error: (issue) => (issue.input === undefined ? 'is required' : UNKNOWN_CATEGORY_MESSAGE),
+  })
   .meta({ description: 'Product category id, e.g. "fashion".' });
 
 /** Index of a generated image inside its generation. */
@@ -170,16 +171,6 @@ export const tooltipDismissalSchema = z.object({
   name: trimmedText(limits.tooltipNameMaxLength).meta({ examples: ['enter_site_url'] }),
 });
 export type TooltipDismissal = z.infer<typeof tooltipDismissalSchema>;
-
-export const referralSourceOptions = [
-  'Google Search',
-  'Social Media',
-  'Friend or Colleague',
-  'Advertisement',
-  'Other',
-] as const;
-/** Sent when the survey is skipped or closed (SPEC §4). */
-export const REFERRAL_SOURCE_SKIPPED = 'Skipped';
 
 export const referralSourceSchema = z.object({
   // "Other" sends the user's own text, so any text up to the limit is accepted.

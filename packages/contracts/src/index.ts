@@ -1,4 +1,6 @@
 export * from './limits';
+export * from './categories';
+export * from './paths';
 export * from './packages';
 export * from './entities';
 export * from './api';

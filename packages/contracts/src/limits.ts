@@ -1,6 +1,7 @@
 /**
  * Business limits and fixed names from SPEC §5 and §9, shared by the UI, the gateway and the services so that
- * a limit is changed in one place only.
+ * a limit is changed in one place only. No imports (no zod): browser code imports this module alone
+ * (`@productgen/contracts/limits`).
  */
 export const limits = {
   minImagesPerGeneration: 1,
@@ -63,6 +64,17 @@ export const LOCAL_SESSION_KEY = 'local';
 export const TOOLTIP_ENTER_SITE_URL = 'enter_site_url';
 /** Analytics event name of the page view sent on every route change (SPEC §2). */
 export const PAGE_VIEW_EVENT = 'page_view';
+
+/** The answers the "how did you hear about us" survey offers (SPEC §3); "Other" lets the user type their own. */
+export const referralSourceOptions = [
+  'Google Search',
+  'Social Media',
+  'Friend or Colleague',
+  'Advertisement',
+  'Other',
+] as const;
+/** Sent when the survey is skipped or closed (SPEC §4). */
+export const REFERRAL_SOURCE_SKIPPED = 'Skipped';
 
 /** Name of the referral-code cookie: the product name followed by `_ref_code` (SPEC §3, DESIGN brand note). */
 export function referralCookieName(productName = 'ProductGen'): string {

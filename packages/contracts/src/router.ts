@@ -1,4 +1,5 @@
-import { apiRoutes, type ApiRoute, type HttpMethod } from './api';
+import { apiRoutes, type ApiRoute } from './api';
+import type { HttpMethod } from './paths';
 
 /**
  * Route lookup for the gateway: a known path with another method is a 405 (with the allowed methods for the

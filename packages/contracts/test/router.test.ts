@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { apiRoutes, createRouter, matchRoute, routes, validateRequest } from '@productgen/contracts';
+import {
+  apiRoutes,
+  createRouter,
+  matchRoute,
+  productCategories,
+  routes,
+  UNKNOWN_CATEGORY_MESSAGE,
+  validateRequest,
+} from '@productgen/contracts';
 
 describe('matchRoute', () => {
   test('resolves path params', () => {
@@ -109,6 +117,17 @@ describe('validateRequest', () => {
     expect(result.ok === false && result.message).toBe('name must be text');
     const wrongType = validateRequest(routes.saveUserMetadata, { body: [] });
     expect(wrongType.ok === false && wrongType.message).toBe('The request body must be an object');
+  });
+
+  test("a category outside the contracts' list is answered with the create screen's sentence", () => {
+    const params = { generation_uuid: randomUUID() };
+    const unknown = validateRequest(routes.correctAnalysis, { params, body: { category: 'spaceships' } });
+    expect(unknown.ok === false && unknown.error).toEqual({ code: 400, error: UNKNOWN_CATEGORY_MESSAGE });
+    for (const { id } of productCategories) {
+      expect(validateRequest(routes.correctAnalysis, { params, body: { category: id } }).ok).toBe(true);
+    }
+    const filter = validateRequest(routes.listStylePresets, { query: { category: 'Fashion' } });
+    expect(filter.ok === false && filter.message).toBe(UNKNOWN_CATEGORY_MESSAGE);
   });
 
   test('a route without a request schema passes its input through', () => {

@@ -1,6 +1,10 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import {
   apiRoutes,
+  fillPath,
   pathParamNames,
+  routePaths,
   routes,
   toOpenApiPath,
   type RouteBody,
@@ -73,6 +77,22 @@ describe('apiRoutes', () => {
 
   test('every route id is its key in `routes`', () => {
     for (const [key, route] of Object.entries(routes)) expect(route.id).toBe(key);
+  });
+
+  test("the browser's route paths are the table's, and their module imports nothing (no zod in a bundle)", () => {
+    expect(Object.keys(routePaths)).toEqual(Object.keys(routes));
+    for (const route of apiRoutes) {
+      expect(routePaths[route.id as keyof typeof routePaths]).toEqual({ method: route.method, path: route.path });
+    }
+    const source = readFileSync(path.join(__dirname, '../src/paths.ts'), 'utf8');
+    expect(source).not.toMatch(/^\s*(import|export .* from)\b/m);
+  });
+
+  test('fillPath encodes each parameter and refuses a missing one', () => {
+    expect(fillPath(routePaths.downloadImage.path, { id: 'a/b', index: -1 })).toBe('/download/a%2Fb/image/-1');
+    expect(() => fillPath<string>(routePaths.downloadImage.path, { id: 'a' })).toThrow(
+      'Path /download/:id/image/:index needs the parameter index',
+    );
   });
 
   test('health probes are not API routes', () => {

@@ -3,7 +3,7 @@
 import { createElement } from 'react';
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter, type RouteObject } from 'react-router';
-import { createPlatformClient, PlatformProvider, type PlatformClient } from '@productgen/platform-client';
+import { createPlatformClient, PlatformProvider, type PlatformClient, type User } from '@productgen/platform-client';
 import {
   clearAllCookies,
   fakeFetch,
@@ -19,7 +19,8 @@ export type { FakeRoute, RecordedRequest, Reply };
 export const TEST_API = 'https://api.productgen.test';
 
 /** A user as GET /auth/me answers it. */
-export const TEST_USER = {
+export const TEST_USER: User = {
+  id: 'user-ada',
   name: 'Ada Lovelace',
   given_name: 'Ada',
   family_name: 'Lovelace',
@@ -27,7 +28,7 @@ export const TEST_USER = {
   picture: '',
   credits: 12,
   site_url: 'https://ada.example',
-  shop_context: [{ category: 'kitchen', label: 'Kitchenware' }],
+  shop_context: [{ category_id: 'kitchen', label: 'Kitchenware' }],
   flags: { is_first_generation: false, showSiteUrlTooltip: false },
 };
 

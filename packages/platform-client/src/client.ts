@@ -7,27 +7,13 @@ import { SessionKeyStore } from './session-key';
 import { SessionStore } from './session-store';
 import { Transport, interpretResponse, isRecord } from './transport';
 import type {
-  AnalysisCorrection,
-  BulkJob,
+  Answer,
+  Body,
   BulkJobStatus,
-  Category,
-  CheckoutSession,
-  CreditRecord,
-  Cutout,
   DownloadType,
-  Generation,
-  GenerationStatus,
-  ImageAnalysis,
-  ImageGenResponse,
   NewStylePreset,
   PackageId,
-  Page,
-  PaymentSuccessCheck,
-  RecordItem,
-  RefundRequest,
   SignInResponse,
-  StylePreset,
-  StylePresetList,
   TrackResult,
   User,
 } from './types';
@@ -79,7 +65,7 @@ export function createPlatformClient(options: PlatformClientOptions) {
 
   /** GET /auth/me: the user, or false on 401 (which does not end the session). No auth-fetched event. */
   async function me(): Promise<User | false> {
-    const raw = await http.send('/auth/me', { emitFetched: false });
+    const raw = await http.send('authMe', { emitFetched: false });
     if (raw.status === 401) return false;
     return interpretResponse<User>(raw);
   }
@@ -89,8 +75,7 @@ export function createPlatformClient(options: PlatformClientOptions) {
   async function signIn({ credential = null, access_token = null }: SignInCredentials): Promise<SignInResponse> {
     if (!credential && !access_token) throw new TypeError('signIn needs a credential or an access_token');
     const failure = `Failed to verify ${SIGN_IN_PROVIDER} token`;
-    const raw = await http.send('/auth/google', {
-      method: 'POST',
+    const raw = await http.send('authGoogle', {
       sendSessionKey: false,
       body: { credential, access_token, ref_code: readReferralCode(productName) },
     });
@@ -111,7 +96,7 @@ export function createPlatformClient(options: PlatformClientOptions) {
   /** POST /auth/logout, then forget the session locally whatever the server said. */
   async function logout(): Promise<void> {
     try {
-      if (keys.get()) await http.call('/auth/logout', { method: 'POST' });
+      if (keys.get()) await http.call('authLogout');
     } catch {
       // The key may already be expired or the API unreachable; signing out locally is what matters.
     } finally {
@@ -123,8 +108,7 @@ export function createPlatformClient(options: PlatformClientOptions) {
   async function hearAboutSource(source: string): Promise<void> {
     const trimmed = source.trim().slice(0, MAX_TEXT_LENGTH);
     if (!trimmed) throw new TypeError('A referral source is required');
-    await http.call('/hear-about-source', {
-      method: 'POST',
+    await http.call('saveReferralSource', {
       body: { source: trimmed },
       failureMessage: 'Failed to save hear about source',
     });
@@ -133,7 +117,7 @@ export function createPlatformClient(options: PlatformClientOptions) {
   /** Whether the referral survey was already answered; false on any failure (reported to the logger). */
   async function hasSeenHearAboutSource(): Promise<boolean> {
     try {
-      const answer = await http.call<{ hasSeen?: unknown }>('/hear-about-source/has-seen', {
+      const answer: unknown = await http.call('hasSeenReferralForm', {
         failureMessage: 'Failed to check referral form status',
       });
       return isRecord(answer) && answer.hasSeen === true;
@@ -163,8 +147,7 @@ export function createPlatformClient(options: PlatformClientOptions) {
     form.append('zipFile', zip, 'images.zip');
     form.append('numGenerates', String(numGenerates));
     if (presets.length > 0) form.append('presets', JSON.stringify(presets));
-    return http.call<{ bulk_job_uuid: string }>('/image-gen/bulk-zip', {
-      method: 'POST',
+    return http.call('createBulkJob', {
       body: form,
       onUploadProgress,
     });
@@ -172,8 +155,8 @@ export function createPlatformClient(options: PlatformClientOptions) {
 
   async function trackEvent(en: string, data: unknown = {}): Promise<TrackResult> {
     try {
-      const answer = await http.call<TrackResult | undefined>('/pst', { method: 'POST', body: { en, do: data } });
-      return isRecord(answer) && typeof answer.success === 'boolean' ? answer : { success: true };
+      const answer: unknown = await http.call('trackEvent', { body: { en, do: data } });
+      return isRecord(answer) && typeof answer.success === 'boolean' ? (answer as TrackResult) : { success: true };
     } catch {
       // Analytics must never disturb the page.
       return { success: false };
@@ -183,7 +166,6 @@ export function createPlatformClient(options: PlatformClientOptions) {
   /** Download addresses are links for the browser to follow, never fetched by the client. */
   function downloadUrl(type: DownloadType, id: string, imageIndex?: number): string {
     if (!id) throw new TypeError('A download needs an id');
-    const safeId = encodeURIComponent(id);
     switch (type) {
       case 'image':
         if (imageIndex === undefined || imageIndex === null) {
@@ -192,11 +174,11 @@ export function createPlatformClient(options: PlatformClientOptions) {
         if (!Number.isInteger(imageIndex) || imageIndex < -1) {
           throw new RangeError(`imageIndex must be an integer of at least -1 (the original), got ${imageIndex}`);
         }
-        return http.url(`/download/${safeId}/image/${imageIndex}`);
+        return http.routeUrl('downloadImage', { id, index: imageIndex });
       case 'batch':
-        return http.url(`/download/${safeId}/batch`);
+        return http.routeUrl('downloadGeneration', { id });
       case 'bulk':
-        return http.url(`/download/bulk/${safeId}`);
+        return http.routeUrl('downloadBulkJob', { id });
       default:
         throw new TypeError(`Unknown download type ${JSON.stringify(type)}`);
     }
@@ -241,77 +223,68 @@ export function createPlatformClient(options: PlatformClientOptions) {
     signIn,
     me,
     logout,
-    configList: () => http.call<Record<string, unknown>>('/configlist'),
+    configList: () => http.call('clientConfig'),
 
-    imageGen: async (body: { base64str: string; numGenerates: number }) => {
+    imageGen: async (body: Body<'imageGen'>) => {
       assertGenerateCount(body.numGenerates);
-      return http.call<ImageGenResponse>('/imageGen', { method: 'POST', body });
+      return http.call('imageGen', { body });
     },
-    imageGenFromId: async (body: { id: string; numGenerates: number; presets?: string[] }) => {
+    imageGenFromId: async (body: Body<'imageGenFromId'>) => {
       assertGenerateCount(body.numGenerates);
-      return http.call<ImageGenResponse>('/imageGenFromId', { method: 'POST', body });
+      return http.call('imageGenFromId', { body });
     },
-    analyseImage: (image: string) =>
-      http.call<ImageAnalysis>('/image-gen/category', { method: 'POST', body: { image: stripDataUrlPrefix(image) } }),
+    analyseImage: (image: string) => http.call('analyzeImage', { body: { image: stripDataUrlPrefix(image) } }),
     /** The analysed photo's cut-out mask, for the seller's brush. */
-    cutout: (generationUuid: string) => http.call<Cutout>(`/image-gen/cutout/${encodeURIComponent(generationUuid)}`),
+    cutout: (generationUuid: string) => http.call('getCutout', { params: { generation_uuid: generationUuid } }),
     /** Saves the seller's corrected mask (a PNG, base64 or data URL) before Create. */
     saveCutout: (generationUuid: string, mask: string) =>
-      http.call<Cutout>(`/image-gen/cutout/${encodeURIComponent(generationUuid)}`, {
-        method: 'PUT',
+      http.call('saveCutout', {
+        params: { generation_uuid: generationUuid },
         body: { mask: stripDataUrlPrefix(mask) },
       }),
     /** Saves the seller's product name and category before Create. */
-    correctAnalysis: (generationUuid: string, correction: AnalysisCorrection) =>
-      http.call<ImageAnalysis>(`/image-gen/analysis/${encodeURIComponent(generationUuid)}`, {
-        method: 'PATCH',
-        body: correction,
-      }),
-    categories: () => http.call<Category[]>('/image-gen/categories'),
+    correctAnalysis: (generationUuid: string, correction: Body<'correctAnalysis'>) =>
+      http.call('correctAnalysis', { params: { generation_uuid: generationUuid }, body: correction }),
+    categories: () => http.call('listCategories'),
     generationStatus: (generationUuid: string) =>
-      http.call<GenerationStatus>(`/image-gen/status/${encodeURIComponent(generationUuid)}`),
+      http.call('generationStatus', { params: { generation_uuid: generationUuid } }),
     generations: async (page = 1, pageSize = DEFAULT_PAGE_SIZE) =>
-      http.call<Page<Generation>>('/image-gen/generations', { query: pageQuery(page, pageSize) }),
-    generatedDetail: (id: string) => http.call<Generation>(`/image-gen/generated/${encodeURIComponent(id)}`),
-    records: async () => (await http.call<{ records: RecordItem[] }>('/records')).records,
+      http.call('listGenerations', { query: pageQuery(page, pageSize) }),
+    generatedDetail: (id: string) => http.call('generationDetail', { params: { id } }),
+    records: async () => (await http.call('listRecords')).records,
 
-    stylePresets: () => http.call<StylePresetList>('/style-presets'),
-    stylePresetsForCategory: (categoryId: string) =>
-      http.call<StylePresetList>('/style-presets', { query: { category: categoryId } }),
-    stylePreset: (id: string) => http.call<StylePreset>(`/style-presets/${encodeURIComponent(id)}`),
+    stylePresets: () => http.call('listStylePresets'),
+    stylePresetsForCategory: (categoryId: string) => http.call('listStylePresets', { query: { category: categoryId } }),
+    stylePreset: (id: string) => http.call('getStylePreset', { params: { id } }),
     saveStylePreset: async (preset: NewStylePreset) => {
       const presetName = preset.preset_name.trim().slice(0, MAX_TEXT_LENGTH);
       if (!presetName) throw new TypeError('A preset name is required');
-      return http.call<StylePreset>('/style-presets', { method: 'POST', body: { ...preset, preset_name: presetName } });
+      return http.call('createStylePreset', { body: { ...preset, preset_name: presetName } });
     },
 
     bulkZip,
-    bulkJob: (id: string) => http.call<BulkJob>(`/image-gen/bulk-job/${encodeURIComponent(id)}`),
+    bulkJob: (id: string) => http.call('getBulkJob', { params: { id } }),
     /** GET /image-gen/bulk-jobs answers `{jobs}`, newest first; statuses filter it (comma-joined). */
     bulkJobs: async (statuses: BulkJobStatus[] = []) => {
-      const answer = await http.call<{ jobs?: unknown }>('/image-gen/bulk-jobs', {
+      const answer: unknown = await http.call('listBulkJobs', {
         query: { statuses: statuses.length > 0 ? statuses.join(',') : undefined },
         failureMessage: 'Failed to list bulk jobs',
       });
       if (!isRecord(answer) || !Array.isArray(answer.jobs)) throw new ApiError(500, 'Failed to list bulk jobs');
-      return answer.jobs as BulkJob[];
+      return answer.jobs as Answer<'listBulkJobs'>['jobs'];
     },
 
     createCheckoutSession: (packageId: PackageId) =>
-      http.call<CheckoutSession>('/payments/create-checkout-session', { method: 'POST', body: { package: packageId } }),
-    checkPaymentSuccess: (sessionId?: string) =>
-      http.call<PaymentSuccessCheck>('/payments/check-success', { method: 'POST', body: { sessionId } }),
-    paymentRecords: () => http.call<unknown[]>('/payment-records'),
+      http.call('createCheckoutSession', { body: { package: packageId } }),
+    checkPaymentSuccess: (sessionId?: string) => http.call('checkPaymentSuccess', { body: { sessionId } }),
+    paymentRecords: () => http.call('paymentRecords'),
     creditLog: async (page = 1, pageSize = DEFAULT_PAGE_SIZE) =>
-      http.call<Page<CreditRecord>>('/credits/log', { query: pageQuery(page, pageSize) }),
-    refund: (request: RefundRequest) => http.call<unknown>('/support/refund', { method: 'POST', body: request }),
+      http.call('creditLog', { query: pageQuery(page, pageSize) }),
+    refund: (request: Body<'requestRefund'>) => http.call('requestRefund', { body: request }),
 
-    saveSettings: (settings: { site_url: string }) =>
-      http.call<User>('/user/settings', { method: 'POST', body: settings }),
-    saveSettingsMetadata: (metadata: Record<string, unknown>) =>
-      http.call<unknown>('/user/settings/metadata', { method: 'POST', body: metadata }),
-    closeTooltip: (name: string) =>
-      http.call<unknown>('/user/settings/close-tooltip', { method: 'POST', body: { name } }),
+    saveSettings: (settings: Body<'saveUserSettings'>) => http.call('saveUserSettings', { body: settings }),
+    saveSettingsMetadata: (metadata: Body<'saveUserMetadata'>) => http.call('saveUserMetadata', { body: metadata }),
+    closeTooltip: (name: string) => http.call('closeTooltip', { body: { name } }),
     hearAboutSource,
     hasSeenHearAboutSource,
 

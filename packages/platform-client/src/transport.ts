@@ -1,7 +1,9 @@
+import { fillPath, routePaths, type PathParams, type RoutePathId } from '@productgen/contracts/paths';
 import type { UploadImpl } from './browser-env';
 import { ApiError, UNAUTHORIZED } from './errors';
 import type { PlatformEvents } from './events';
 import type { SessionKeyStore } from './session-key';
+import type { Answer } from './types';
 
 /** Key sent to a local API when nobody is signed in (SPEC §7), so local development works without sign-in. */
 export const LOCAL_SESSION_KEY = 'local';
@@ -9,8 +11,9 @@ const LOCAL_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 export type QueryValue = string | number | undefined;
 
-export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'PUT' | 'PATCH';
+export interface RequestOptions<Id extends RoutePathId = RoutePathId> {
+  /** Values of the route's `:params`, e.g. `{ generation_uuid }`. */
+  params?: PathParams<(typeof routePaths)[Id]['path']>;
   /** A plain value is sent as JSON; FormData is sent as multipart with the browser's boundary. */
   body?: unknown;
   query?: Record<string, QueryValue>;
@@ -63,9 +66,16 @@ export class Transport {
     return `${this.baseUrl}${path}${queryString ? `?${queryString}` : ''}`;
   }
 
-  /** Sends one request and parses the answer; applies none of the error rules. */
-  async send(path: string, options: RequestOptions = {}): Promise<RawResponse> {
-    const { method = 'GET', body, query, sendSessionKey = true, onUploadProgress } = options;
+  /** The address of a route of the contracts' table, its `:params` filled in. */
+  routeUrl<Id extends RoutePathId>(id: Id, params?: RequestOptions<Id>['params']): string {
+    return this.url(filledPath(id, params));
+  }
+
+  /** Sends one request of the route `id` and parses the answer; applies none of the error rules. */
+  async send<Id extends RoutePathId>(id: Id, options: RequestOptions<Id> = {}): Promise<RawResponse> {
+    const { body, query, params, sendSessionKey = true, onUploadProgress } = options;
+    const url = this.url(filledPath(id, params), query);
+    const { method } = routePaths[id];
     const isForm = typeof FormData !== 'undefined' && body instanceof FormData;
     const headers: Record<string, string> = {};
     if (!isForm) headers['Content-Type'] = 'application/json';
@@ -74,7 +84,7 @@ export class Transport {
 
     if (onUploadProgress && isForm && method === 'POST') {
       const answer = await this.uploadImpl({
-        url: this.url(path, query),
+        url,
         method,
         headers,
         body,
@@ -83,7 +93,7 @@ export class Transport {
       return { status: answer.status, ok: answer.status >= 200 && answer.status < 300, body: parseBody(answer.text) };
     }
 
-    const response = await this.fetchImpl(this.url(path, query), {
+    const response = await this.fetchImpl(url, {
       method,
       headers,
       body: body === undefined ? undefined : isForm ? (body as FormData) : JSON.stringify(body),
@@ -92,14 +102,14 @@ export class Transport {
   }
 
   /** The usual call: 401 ends the session, error fields and non-OK answers are thrown, auth-fetched follows. */
-  async call<T>(path: string, options: RequestOptions = {}): Promise<T> {
-    const raw = await this.send(path, options);
+  async call<Id extends RoutePathId>(id: Id, options: RequestOptions<Id> = {}): Promise<Answer<Id>> {
+    const raw = await this.send(id, options);
     try {
       if (raw.status === 401) {
         this.endSession();
         throw new ApiError(UNAUTHORIZED.code, UNAUTHORIZED.error);
       }
-      return interpretResponse<T>(raw, options.failureMessage);
+      return interpretResponse<Answer<Id>>(raw, options.failureMessage);
     } finally {
       if (options.emitFetched !== false) this.events.emit('auth-fetched');
     }
@@ -113,6 +123,11 @@ export class Transport {
   private sessionKeyToSend(): string | null {
     return this.keys.get() ?? (this.apiIsLocal ? LOCAL_SESSION_KEY : null);
   }
+}
+
+function filledPath<Id extends RoutePathId>(id: Id, params: RequestOptions<Id>['params']): string {
+  // The callers' params were checked against this route's path; inside the generic it is just a path.
+  return fillPath<string>(routePaths[id].path, params as Record<string, unknown> | undefined);
 }
 
 function parseBody(text: string): unknown {

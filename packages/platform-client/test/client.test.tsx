@@ -271,6 +271,36 @@ describe('calls and payloads', () => {
     await expect(client.generations(0)).rejects.toThrow('page must be a positive integer, got 0');
   });
 
+  it("sends the calls on one item with the contracts' method and path, the id encoded", async () => {
+    const cutout = { generation_uuid: 'g 1', mask: 'AA==', width: 1, height: 1, confidence: 1 };
+    const { client, requests } = setup({
+      'GET /image-gen/cutout/g%201': { body: cutout },
+      'PUT /image-gen/cutout/g%201': { body: cutout },
+      'PATCH /image-gen/analysis/g%201': { body: { category: 'kitchen', object: 'mug', generation_uuid: 'g 1' } },
+      'GET /image-gen/generated/g%201': { body: { id: 'x' } },
+      'GET /style-presets/p%2F1': { body: { id: 'p/1' } },
+      'GET /image-gen/bulk-job/j%201': { body: { bulk_job_uuid: 'j 1' } },
+    });
+
+    await client.cutout('g 1');
+    await client.saveCutout('g 1', 'data:image/png;base64,AA==');
+    await client.correctAnalysis('g 1', { category: 'kitchen' });
+    await client.generatedDetail('g 1');
+    await client.stylePreset('p/1');
+    await client.bulkJob('j 1');
+
+    expect(requests.map((r) => `${r.method} ${r.url.pathname}`)).toEqual([
+      'GET /image-gen/cutout/g%201',
+      'PUT /image-gen/cutout/g%201',
+      'PATCH /image-gen/analysis/g%201',
+      'GET /image-gen/generated/g%201',
+      'GET /style-presets/p%2F1',
+      'GET /image-gen/bulk-job/j%201',
+    ]);
+    expect(requests[1]?.json).toEqual({ mask: 'AA==' });
+    expect(requests[2]?.json).toEqual({ category: 'kitchen' });
+  });
+
   it('strips the data-URL prefix before analysing an image', async () => {
     const analysis = { category: 'shoes', object: 'sneaker', generation_uuid: 'g-1' };
     const { client, requests } = setup({ 'POST /image-gen/category': { body: analysis } });

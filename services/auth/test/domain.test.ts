@@ -1,4 +1,5 @@
 import { loadConfig } from '@productgen/service-kit';
+import { OTHER_CATEGORY_ID, productCategories } from '@productgen/contracts';
 import { authConfigSchema, deriveShopProfile, isDevIdpEnabled, shopCategories } from '../src';
 import { identityFromClaims, IdentityRejectedError } from '../src/domain/identity';
 import {
@@ -102,24 +103,11 @@ describe('shop profile from a home page', () => {
     });
   });
 
-  it('uses only the generation categories', () => {
-    expect(shopCategories.map((category) => category.id)).toEqual([
-      'fashion',
-      'jewelry',
-      'beauty',
-      'home-decor',
-      'kitchen',
-      'electronics',
-      'food',
-      'fitness',
-      'pet',
-      'baby',
-      'bags',
-      'toys',
-      'music',
-      'furniture',
-      'other',
-    ]);
+  it('matches a shop to every contracts category by its name, with words for each but other', () => {
+    expect(shopCategories.map(({ id, label }) => ({ id, name: label }))).toEqual(productCategories);
+    for (const category of shopCategories) {
+      expect(category.words.length > 0).toBe(category.id !== OTHER_CATEGORY_ID);
+    }
   });
 });
 

@@ -64,7 +64,8 @@ export interface CreateRequest {
 export const ALREADY_CREATED_MESSAGE =
   'Images are already being made from this photo, so its cut-out, name and category can no longer change. Upload the photo again to change them.';
 export const NO_CUTOUT_MESSAGE = 'This photo has no cut-out to correct.';
-export const UNKNOWN_CATEGORY_MESSAGE = 'Please choose a category from the list.';
+// The contracts' category schema answers an unknown category with it, before this service is reached.
+export { UNKNOWN_CATEGORY_MESSAGE } from '@productgen/contracts';
 export const ANALYSIS_EXPIRED_MESSAGE =
   'This photo was uploaded too long ago and has been removed. Please upload it again.';
 export const CONCURRENT_CORRECTION_MESSAGE =
@@ -206,9 +207,6 @@ export class CreationFlow {
 
   /** The seller's product name and category; the category chooses the looks and presets of the creation. */
   async correctAnalysis(userId: string, uuid: string, correction: AnalysisCorrection): Promise<AnalysisResult> {
-    if (correction.category !== undefined && !isCategoryId(correction.category)) {
-      throw AppError.badRequest(UNKNOWN_CATEGORY_MESSAGE);
-    }
     await this.editableGeneration(uuid, userId);
     const updated = await this.deps.generations.correctAnalysed(uuid, userId, correction);
     if (!updated) throw await this.notEditable(uuid, userId);

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { HttpMethod } from '../api';
+import type { HttpMethod } from '../paths';
 
 /*
  * The shape of an internal route: a call one service makes to another on the service network. Like the public
@@ -55,14 +55,3 @@ export type InternalCallInput<Route extends InternalRoute> = InputPart<Route, 'p
 
 /** What the owner answers (parsed output of the response schema). */
 export type InternalCallResult<Route extends InternalRoute> = z.output<Route['response']>;
-
-/** `/internal/users/:id` + `{id: 'u1'}` → `/internal/users/u1`; a missing parameter is a programming error. */
-export function fillPath(path: string, params: Record<string, unknown> = {}): string {
-  return path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_match, name: string) => {
-    const value = params[name];
-    if (value === undefined || value === null || value === '') {
-      throw new TypeError(`Path ${path} needs the parameter ${name}`);
-    }
-    return encodeURIComponent(String(value));
-  });
-}

@@ -1,3 +1,4 @@
+import type { ShopContextEntry } from '@productgen/contracts';
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
 import type { JWK } from 'jose';
 import type { StoredMetadata } from '../domain/metadata';
@@ -15,7 +16,7 @@ export interface UserDocument {
   credits_version: number;
   has_purchased: boolean;
   site_url: string;
-  shop_context: { category_id: string; label: string }[];
+  shop_context: ShopContextEntry[];
   brand_colors: string[];
   flags: { is_first_generation: boolean; showSiteUrlTooltip: boolean };
   dismissed_tooltips: string[];

@@ -1,3 +1,4 @@
+import type { CategoryId } from '@productgen/contracts';
 import { isDuplicateKeyError } from '@productgen/service-kit';
 import type { Model } from 'mongoose';
 import type { CutoutDocument, GenerationDocument, GenerationStage, ImageDocument, VariationDocument } from './models';
@@ -5,7 +6,7 @@ import type { CutoutDocument, GenerationDocument, GenerationStage, ImageDocument
 export interface NewAnalyzedGeneration {
   uuid: string;
   userId: string;
-  category: string;
+  category: CategoryId;
   object: string;
   originalKey: string;
   originalContentType: string;
@@ -17,7 +18,7 @@ export interface NewAnalyzedGeneration {
 
 /** What the seller may correct on an analysed photo before creating from it. */
 export interface AnalysisCorrections {
-  category?: string;
+  category?: CategoryId;
   object?: string;
   cutout?: CutoutDocument;
 }
@@ -35,7 +36,7 @@ export interface NewBatchGeneration {
   uuid: string;
   userId: string;
   bulkJobUuid: string;
-  category: string;
+  category: CategoryId;
   object: string;
   originalKey: string;
   originalContentType: string;

@@ -1,3 +1,4 @@
+import type { CategoryId } from '@productgen/contracts';
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
 import type { StyleRecipe } from '../domain/styles';
 
@@ -49,7 +50,7 @@ export interface GenerationDocument {
   uuid: string;
   user_id: string;
   stage: GenerationStage;
-  category: string | null;
+  category: CategoryId | null;
   object: string | null;
   original_key: string;
   original_content_type: string;
@@ -88,7 +89,7 @@ export interface StylePresetDocument {
   _id: Types.ObjectId;
   user_id: string;
   name: string;
-  category: string;
+  category: CategoryId;
   recipe: StyleRecipe;
   source_generation_uuid: string;
   source_image_index: number;

@@ -1,3 +1,4 @@
+import type { CategoryId } from '@productgen/contracts';
 import type { Model } from 'mongoose';
 import type { StyleRecipe } from '../domain/styles';
 import type { StylePresetDocument } from './models';
@@ -8,7 +9,7 @@ const isPresetId = (id: string) => /^[0-9a-f]{24}$/i.test(id);
 export interface NewStylePreset {
   userId: string;
   name: string;
-  category: string;
+  category: CategoryId;
   recipe: StyleRecipe;
   sourceGenerationUuid: string;
   sourceImageIndex: number;
@@ -29,7 +30,7 @@ export class PresetRepository {
     return created.toObject();
   }
 
-  list(userId: string, category?: string): Promise<StylePresetDocument[]> {
+  list(userId: string, category?: CategoryId): Promise<StylePresetDocument[]> {
     return this.model
       .find(category ? { user_id: userId, category } : { user_id: userId })
       .sort({ created_at: -1 })

@@ -1,30 +1,10 @@
-import type { Category } from '@productgen/contracts';
+import { isCategoryId, OTHER_CATEGORY_ID, productCategories, type CategoryId } from '@productgen/contracts';
 
-/** Product categories (ids match auth's shop-context categories and the marketing category pages). */
-export const categories = [
-  { id: 'fashion', name: 'Fashion' },
-  { id: 'jewelry', name: 'Jewelry' },
-  { id: 'beauty', name: 'Beauty' },
-  { id: 'home-decor', name: 'Home Decor' },
-  { id: 'kitchen', name: 'Kitchen' },
-  { id: 'electronics', name: 'Electronics' },
-  { id: 'food', name: 'Food' },
-  { id: 'fitness', name: 'Fitness' },
-  { id: 'pet', name: 'Pet' },
-  { id: 'baby', name: 'Baby' },
-  { id: 'bags', name: 'Bags' },
-  { id: 'toys', name: 'Toys' },
-  { id: 'music', name: 'Music' },
-  { id: 'furniture', name: 'Furniture' },
-  { id: 'other', name: 'Other' },
-] as const satisfies readonly Category[];
-
-export type CategoryId = (typeof categories)[number]['id'];
-export const OTHER_CATEGORY: CategoryId = 'other';
-
-export function isCategoryId(value: string): value is CategoryId {
-  return categories.some((category) => category.id === value);
-}
+// The categories are declared in contracts (auth, the schemas and the create screen share them); this module adds
+// what only generation needs: which ImageNet classes point to each.
+export { isCategoryId, type CategoryId };
+export const categories = productCategories;
+export const OTHER_CATEGORY: CategoryId = OTHER_CATEGORY_ID;
 
 /**
  * ImageNet class names (imagenet-simple-labels) that name a product of each category. Classes not listed
