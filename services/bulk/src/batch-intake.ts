@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
-import { routes, validateRequest, type RouteBody } from '@productgen/contracts';
+import { OUT_OF_CREDITS_MESSAGE, routes, validateRequest, type RouteBody } from '@productgen/contracts';
 import { AppError, type Logger, type ObjectStore } from '@productgen/service-kit';
 import type { BillingClient } from './clients/billing';
 import type { GenerationClient } from './clients/generation';
 import type { JobRepository } from './data/job-repository';
 import type { JobDocument } from './data/models';
 import type { HandOver } from './hand-over';
-import { receiveZipUpload } from './intake/upload';
+import { discardUnreadBody, receiveZipUpload } from './intake/upload';
 import { inspectZip, type ZipLimits } from './intake/zip-intake';
 
 export interface BatchIntakeDeps {
@@ -43,6 +43,7 @@ export class BatchIntake {
     const { objectStore, logger } = this.deps;
     const jobUuid = randomUUID();
     const key = uploadKey(jobUuid);
+    await this.refuseWithoutCredits(req, userId);
     let job: JobDocument;
     try {
       const upload = await receiveZipUpload(req, { objectStore, key, maxBytes: this.deps.maxZipBytes });
@@ -89,6 +90,24 @@ export class BatchIntake {
       });
     }
     return { bulk_job_uuid: job.uuid };
+  }
+
+  /**
+   * A zip (up to MAX_ZIP_BYTES) is stored and its central directory read before its image count, and so the credits
+   * it needs, is known; an account without a single credit can make nothing of it, so it is refused before any of
+   * that (402, the body discarded unread). The reservation checks the full count later.
+   */
+  private async refuseWithoutCredits(req: Request, userId: string): Promise<void> {
+    let credits: number;
+    try {
+      ({ credits } = await this.deps.billing.userBilling({ params: { userId } }));
+    } catch (error) {
+      await discardUnreadBody(req, this.deps.maxZipBytes);
+      throw error;
+    }
+    if (credits > 0) return;
+    await discardUnreadBody(req, this.deps.maxZipBytes);
+    throw AppError.paymentRequired(OUT_OF_CREDITS_MESSAGE);
   }
 
   /** Sweeper: a job left reserving (billing did not answer) is reserved now, or removed when refused. */

@@ -18,6 +18,16 @@ export interface ReceivedUpload {
 
 const ZIP_FIELD = 'zipFile';
 
+/**
+ * Reads the rest of a refused request's body (up to `maxBytes`) and discards it, so the client can read the answer
+ * instead of a reset connection; nothing of it is parsed or stored.
+ */
+export function discardUnreadBody(req: Request, maxBytes: number): Promise<boolean> {
+  return req.res
+    ? drainRequestBody(req, req.res, { maxBytes, timeoutMs: DEFAULT_DRAIN_TIMEOUT_MS })
+    : Promise.resolve(false);
+}
+
 /** Counts the bytes that pass and fails the stream once they exceed the cap. */
 class ByteCap extends Transform {
   bytes = 0;
@@ -60,10 +70,7 @@ export function receiveZipUpload(
       if (failed) return;
       failed = true;
       req.unpipe(parser);
-      const drain = req.res
-        ? drainRequestBody(req, req.res, { maxBytes: options.maxBytes, timeoutMs: DEFAULT_DRAIN_TIMEOUT_MS })
-        : Promise.resolve(false);
-      void drain.then(() => reject(error));
+      void discardUnreadBody(req, options.maxBytes).then(() => reject(error));
     };
 
     parser.on('field', (name, value) => {
