@@ -2,10 +2,10 @@
  * @jest-environment node
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { LoopbackServers } from '@productgen/test-kit';
 
 // The content editor's servers (editor/servers.js): Decap's local backend writes only under mfe-marketing/content,
 // and both servers answer only requests addressed to a loopback name from a loopback page (a page that points its
@@ -23,16 +23,12 @@ const { createEditorApp, createEditorBackend } = require('../editor/servers') as
 
 let repo: string;
 let contentDir: string;
-const servers: Server[] = [];
+const servers = new LoopbackServers();
 let backendPort: number;
 let editorPort: number;
 
-async function listen(app: import('express').Express): Promise<number> {
-  const server = app.listen(0, '127.0.0.1');
-  servers.push(server);
-  await new Promise((resolve) => server.once('listening', resolve));
-  return (server.address() as AddressInfo).port;
-}
+/** The port of an app served on loopback. */
+const listen = async (app: import('express').Express) => Number(new URL(await servers.listen(app)).port);
 
 /** One request with the given Host and Origin (fetch does not let a caller choose the Host header). */
 function send(
@@ -102,7 +98,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  await servers.close();
   rmSync(repo, { recursive: true, force: true });
 });
 
@@ -184,14 +180,14 @@ describe('the editor backend writes only under mfe-marketing/content', () => {
 });
 
 describe('both servers answer only at a loopback name, to loopback pages', () => {
-  const servers = () =>
+  const endpoints = () =>
     [
       ['backend', backendPort, 'POST', '/api/v1'],
       ['editor', editorPort, 'GET', '/config.yml'],
     ] as const;
 
   it.each(['localhost', '127.0.0.1', '[::1]'])('answers at %s', async (name) => {
-    for (const [, port, method, pathname] of servers()) {
+    for (const [, port, method, pathname] of endpoints()) {
       const body = method === 'POST' ? { action: 'info' } : undefined;
       const response = await send(port, { method, pathname, host: `${name}:${port}`, body });
       expect(response.status).toBe(200);
@@ -199,7 +195,7 @@ describe('both servers answer only at a loopback name, to loopback pages', () =>
   });
 
   it('refuses another host name, as a page that pointed its own name at 127.0.0.1 would send (DNS rebinding)', async () => {
-    for (const [, port, method, pathname] of servers()) {
+    for (const [, port, method, pathname] of endpoints()) {
       const body = method === 'POST' ? persistEntry('mfe-marketing/content/rebound.md') : undefined;
       const response = await send(port, {
         method,

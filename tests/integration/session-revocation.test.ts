@@ -1,5 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   createAmqpBus,
   createInProcessBroker,
@@ -9,6 +7,7 @@ import {
 } from '@productgen/bus';
 import { createGateway, loadGatewayConfig, type Gateway } from '@productgen/gateway';
 import { createLogger } from '@productgen/service-kit';
+import { LoopbackServers } from '@productgen/test-kit';
 import { MongoFixture, signInDev, startTestService, type TestService } from '../../services/auth/test/helpers';
 import { pollUntil } from '../support/poll';
 import { createThrowawayVhost, type ThrowawayVhost } from '../support/rabbitmq';
@@ -56,26 +55,15 @@ if (!process.env.AMQP_URL) {
   test.skip('the RabbitMQ run needs RabbitMQ: set AMQP_URL (CI does) to run it', () => undefined);
 }
 
-async function listen(app: http.RequestListener): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 describe.each(kinds)('a logout through one gateway replica ($name)', (kind) => {
   const mongo = new MongoFixture();
   const buses: MessageBus[] = [];
-  const closers: Array<() => Promise<void>> = [];
+  const servers = new LoopbackServers();
+  const gateways: Gateway[] = [];
   let tearDown: () => Promise<void>;
   let auth: TestService;
-  let replicas: { url: string; gateway: Gateway }[];
+  /** The replicas' addresses. */
+  let replicas: string[];
 
   beforeAll(async () => {
     await mongo.start();
@@ -87,17 +75,13 @@ describe.each(kinds)('a logout through one gateway replica ($name)', (kind) => {
       return bus;
     };
     auth = await startTestService(mongo, { bus: await connect() });
-    const authServer = await listen(auth.service.app);
-    closers.push(() => authServer.close());
-    const billing = await listen((_req, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
-    });
-    closers.push(() => billing.close());
     const config = loadGatewayConfig({
       NODE_ENV: 'test',
       DEV_IDENTITY_PROVIDER: 'true',
-      AUTH_URL: authServer.url,
-      BILLING_URL: billing.url,
+      AUTH_URL: await servers.listen(auth.service.app),
+      BILLING_URL: await servers.listen((_req, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+      }),
       // Never asked in this test.
       GENERATION_URL: 'http://127.0.0.1:9',
       BULK_URL: 'http://127.0.0.1:9',
@@ -106,18 +90,15 @@ describe.each(kinds)('a logout through one gateway replica ($name)', (kind) => {
     replicas = [];
     for (let index = 0; index < 2; index += 1) {
       const gateway = createGateway({ config, logger, bus: await connect() });
+      gateways.push(gateway);
       await gateway.start();
-      const server = await listen(gateway.app);
-      closers.push(async () => {
-        await server.close();
-        await gateway.stop();
-      });
-      replicas.push({ url: server.url, gateway });
+      replicas.push(await servers.listen(gateway.app));
     }
   });
 
   afterAll(async () => {
-    for (const close of closers.reverse()) await close();
+    await servers.close();
+    for (const gateway of gateways) await gateway.stop();
     await auth?.close();
     for (const bus of buses) await bus.close();
     await tearDown?.();
@@ -125,11 +106,11 @@ describe.each(kinds)('a logout through one gateway replica ($name)', (kind) => {
   });
 
   /** A call the gateway checks the session of and billing answers (auth is not asked again when it is cached). */
-  const creditLog = (replica: { url: string }, key: string) =>
-    fetch(`${replica.url}/credits/log`, { headers: { 'x-session-key': key } }).then((answer) => answer.status);
+  const creditLog = (replica: string, key: string) =>
+    fetch(`${replica}/credits/log`, { headers: { 'x-session-key': key } }).then((answer) => answer.status);
 
   it('is refused by every other replica at once, not when its cache entry expires', async () => {
-    const [first, second] = replicas as [(typeof replicas)[0], (typeof replicas)[0]];
+    const [first, second] = replicas as [string, string];
     const { session_key: key } = await signInDev(auth, `revocation-${kind.name.length}-${Date.now()}@example.com`);
     // Both replicas have verified the key and keep it for ten minutes.
     expect(await creditLog(first, key)).toBe(200);
@@ -137,7 +118,7 @@ describe.each(kinds)('a logout through one gateway replica ($name)', (kind) => {
     const other = await signInDev(auth, `other-${kind.name.length}-${Date.now()}@example.com`);
     expect(await creditLog(second, other.session_key)).toBe(200);
 
-    const logout = await fetch(`${first.url}/auth/logout`, { method: 'POST', headers: { 'x-session-key': key } });
+    const logout = await fetch(`${first}/auth/logout`, { method: 'POST', headers: { 'x-session-key': key } });
     expect(logout.status).toBe(200);
     expect(await creditLog(first, key)).toBe(401);
     // The announcement travels through the bus: a moment, never the cache's ten minutes.
