@@ -26,6 +26,7 @@ const SUITES = [
   ['services/billing/test/refunds.test.ts', 'free-tier watermark and refunds'],
   ['services/generation/test/expensive-routes.test.ts', 'limits of expensive routes'],
   ['services/bulk/test/credit-check.test.ts', 'limits of expensive routes'],
+  ['services/auth/test/site-fetch-limit.test.ts', 'limits of expensive routes'],
   ['packages/service-kit/test/config.test.ts', 'dev features only in development'],
   ['services/gateway/test/routing.test.ts', 'dev features only in development'],
   ['services/billing/test/dev-checkout-opt-in.test.ts', 'dev features only in development'],

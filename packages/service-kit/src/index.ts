@@ -70,6 +70,7 @@ export {
 } from './contract-routes';
 export { createInternalApiClient, type InternalApiClient } from './internal-api-client';
 export { connectMongo, isDuplicateKeyError, redactUrl, type MongoHandle, type MongoOptions } from './mongo';
+export { minutesText, UsageQuota, usageWindowModel, type QuotaLimit, type UsageWindowDocument } from './usage-quota';
 export {
   PRESIGN_LIMITS,
   createObjectStore,

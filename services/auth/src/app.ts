@@ -1,6 +1,13 @@
 import type { Express, Request } from 'express';
 import { authInternalRoutes, routes, SESSION_KEY_HEADER } from '@productgen/contracts';
-import { AppError, createHttpApp, serveRoute, type Logger, type ReadinessCheck } from '@productgen/service-kit';
+import {
+  AppError,
+  createHttpApp,
+  serveRoute,
+  type Logger,
+  type ReadinessCheck,
+  type UsageQuota,
+} from '@productgen/service-kit';
 import type { UserRepository } from './data/user-repository';
 import { IdentityRejectedError } from './domain/identity';
 import { planMetadataSave } from './domain/metadata';
@@ -20,6 +27,8 @@ export interface AuthAppDeps extends SignInDeps {
   users: UserRepository;
   sessions: SessionManager;
   shopContext: ShopContextDeriver;
+  /** Per-user limit of the website reads settings saves start, shared by every replica. */
+  siteFetches: UsageQuota;
   /** Present only when the dev identity provider is on (never in production). */
   devIdp: DevIdentityProvider | undefined;
   readiness: Record<string, ReadinessCheck>;
@@ -88,6 +97,8 @@ export function createAuthApp(deps: AuthAppDeps): Express {
   serveRoute(app, routes.saveUserSettings, async (input, req) => {
     const { session } = await requireUser(req);
     const { site_url: siteUrl } = input.body;
+    // Refused before saving, so the address saved is always the one whose shop context is being derived.
+    if (siteUrl !== '') await deps.siteFetches.take(session.userId, deps.now());
     const saved = await users.saveSiteUrl(session.userId, siteUrl);
     if (!saved) throw AppError.unauthorized();
     if (siteUrl !== '') shopContext.schedule(session.userId, siteUrl);

@@ -41,6 +41,12 @@ export const authConfigSchema = z
     DEV_IDP_ISSUER: envFields.nonEmpty().default('productgen-dev-idp'),
     SHOP_FETCH_TIMEOUT_MS: envFields.positiveInt(5000),
     SHOP_FETCH_MAX_BYTES: envFields.positiveInt(1024 * 1024),
+    /**
+     * Settings saves with a website address per user and window: each reads the shop's home page from the server,
+     * so an unlimited save loop would have it fetch any site at the client's pace.
+     */
+    SITE_FETCH_LIMIT_PER_WINDOW: envFields.positiveInt(10),
+    SITE_FETCH_LIMIT_WINDOW_MINUTES: envFields.positiveInt(60),
     /** Tests only: lets the website fetcher reach loopback addresses (a local test server). Refused in production. */
     SHOP_FETCH_ALLOW_LOOPBACK: envFields.boolean(false),
   })

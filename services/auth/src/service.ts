@@ -1,13 +1,14 @@
 import type { Express } from 'express';
 import type { Connection } from 'mongoose';
 import type { MessageBus, Subscription } from '@productgen/bus';
-import type { Logger } from '@productgen/service-kit';
+import { UsageQuota, usageWindowModel, type Logger } from '@productgen/service-kit';
 import { createAuthApp } from './app';
 import { isDevIdpEnabled, type AuthConfig } from './config';
 import { createModels } from './data/models';
 import { SessionRepository } from './data/session-repository';
 import { UserRepository } from './data/user-repository';
 import { sessionPolicyFromDays } from './domain/session-keys';
+import { siteFetchLimitMessage } from './domain/site-fetch-limit';
 import { loadDevIdentityProvider, type DevIdentityProvider } from './identity/dev-idp';
 import { googleIssuer, TokenVerifier, type TrustedIssuer } from './identity/token-verifier';
 import { subscribeConsumers } from './messaging/consumers';
@@ -85,6 +86,13 @@ export async function createAuthService(deps: AuthServiceDeps): Promise<AuthServ
     });
   const shopContext = new ShopContextDeriver(users, siteFetcher, logger);
 
+  const siteFetches = new UsageQuota(
+    await usageWindowModel(deps.mongo),
+    'site-fetch',
+    { max: config.SITE_FETCH_LIMIT_PER_WINDOW, windowMs: config.SITE_FETCH_LIMIT_WINDOW_MINUTES * 60_000 },
+    siteFetchLimitMessage,
+  );
+
   const app = createAuthApp({
     verifier,
     users,
@@ -93,6 +101,7 @@ export async function createAuthService(deps: AuthServiceDeps): Promise<AuthServ
     logger,
     now,
     shopContext,
+    siteFetches,
     devIdp,
     readiness: {
       mongo: async () => {

@@ -10,13 +10,13 @@ import {
   type Logger,
   type ObjectStore,
   type ReadinessCheck,
+  type UsageQuota,
 } from '@productgen/service-kit';
 import { bulkGenerationView, type BulkCreation } from './bulk-creation';
 import type { CreationFlow } from './creation';
 import type { GenerationRepository } from './data/generation-repository';
 import type { GenerationDocument, StylePresetDocument } from './data/models';
 import type { PresetRepository } from './data/preset-repository';
-import type { UsageQuota } from './data/usage-quota';
 import { categories } from './domain/categories';
 import {
   generationView,

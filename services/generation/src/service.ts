@@ -2,7 +2,15 @@ import type { Express } from 'express';
 import type { Connection } from 'mongoose';
 import type { MessageBus, Subscription } from '@productgen/bus';
 import { describeCpu } from '@productgen/host-cpu';
-import { createCrashPoint, periodicTask, recordInfo, type Logger, type ObjectStore } from '@productgen/service-kit';
+import {
+  createCrashPoint,
+  periodicTask,
+  recordInfo,
+  UsageQuota,
+  usageWindowModel,
+  type Logger,
+  type ObjectStore,
+} from '@productgen/service-kit';
 import { createGenerationApp } from './app';
 import { BulkCreation } from './bulk-creation';
 import { createAuthClient, type AuthClient } from './clients/auth';
@@ -12,7 +20,7 @@ import { CreationFlow } from './creation';
 import { GenerationRepository } from './data/generation-repository';
 import { createModels } from './data/models';
 import { PresetRepository } from './data/preset-repository';
-import { analysisQuotaMessage, cutoutSaveQuotaMessage, UsageQuota, usageWindowModel } from './data/usage-quota';
+import { analysisQuotaMessage, cutoutSaveQuotaMessage } from './domain/quota-messages';
 import { RenderWorker } from './messaging/render-worker';
 import { subscribeToRefunds } from './messaging/refund-consumer';
 import { describeInt8Kernels, loadConfiguredRuntime } from './models/runtime';

@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Cutout } from '@productgen/contracts';
+import { UsageQuota, usageWindowModel } from '@productgen/service-kit';
 import { ANALYSIS_EXPIRED_MESSAGE } from '../src/creation';
 import type { GenerationDocument } from '../src/data/models';
-import { analysisQuotaMessage, cutoutSaveQuotaMessage, UsageQuota, usageWindowModel } from '../src/data/usage-quota';
+import { analysisQuotaMessage, cutoutSaveQuotaMessage } from '../src/domain/quota-messages';
 import { closeStudioThreads } from '../src/threads/studio-threads';
 import { as, newUserId, PHOTOS_DIR, Stack } from './helpers';
 

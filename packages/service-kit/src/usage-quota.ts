@@ -1,5 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import { AppError, isDuplicateKeyError } from '@productgen/service-kit';
+import { AppError } from './errors';
+import { isDuplicateKeyError } from './mongo';
 
 /** At most `max` uses per user within any `windowMs`. */
 export interface QuotaLimit {
@@ -35,7 +36,8 @@ export async function usageWindowModel(connection: Connection): Promise<Model<Us
 }
 
 /**
- * A per-user sliding window kept in MongoDB, so every replica of the service counts the same uses. A use is taken
+ * A per-user sliding window kept in MongoDB (the service's own database), so every replica of a service counts the
+ * same uses; several quotas share the collection, each under its own name. A use is taken
  * by one conditional atomic update of the user's record: it adds the time only while fewer than `max` lie inside
  * the window, so concurrent requests can never exceed the limit.
  */
@@ -73,15 +75,7 @@ export class UsageQuota {
   }
 }
 
-const minutes = (ms: number) => Math.round(ms / 60_000);
-const inMinutes = (wait: number) => (wait === 1 ? 'a minute' : `${wait} minutes`);
-
-/** The 429 text of the photo-analysis quota (POST /image-gen/category, POST /imageGen). */
-export function analysisQuotaMessage(limit: QuotaLimit, waitMinutes: number): string {
-  return `You have uploaded ${limit.max} photos in the last ${minutes(limit.windowMs)} minutes, the most we can analyse for one account. Please try again in ${inMinutes(waitMinutes)}.`;
-}
-
-/** The 429 text of the cut-out correction quota (PUT /image-gen/cutout/:uuid). */
-export function cutoutSaveQuotaMessage(limit: QuotaLimit, waitMinutes: number): string {
-  return `You have saved ${limit.max} cut-out corrections in the last ${minutes(limit.windowMs)} minutes, the most we allow. Please try again in ${inMinutes(waitMinutes)}.`;
+/** "a minute", "7 minutes": how a refusal says when to try again. */
+export function minutesText(minutes: number): string {
+  return minutes === 1 ? 'a minute' : `${minutes} minutes`;
 }
