@@ -5,6 +5,7 @@ import { routeEntry, usePageMeta } from '@productgen/mf-shared';
 import { useSession } from '@productgen/platform-client';
 import { Button, Spinner } from '@productgen/ui-kit';
 import { BatchScreen } from './batch/BatchScreen';
+import { CreateLimitsProvider } from './shared/limits';
 import { SingleImageScreen } from './single/SingleImageScreen';
 import styles from './CreatePage.module.css';
 
@@ -38,7 +39,7 @@ export function CreatePage() {
   let content;
   if (user) {
     content = (
-      <>
+      <CreateLimitsProvider>
         <div className={styles.panel} role="tabpanel" id="create-single" hidden={tab !== 'single'}>
           <SingleImageScreen resetKey={resetKey} />
         </div>
@@ -47,7 +48,7 @@ export function CreatePage() {
             <BatchScreen resetKey={resetKey} />
           </div>
         )}
-      </>
+      </CreateLimitsProvider>
     );
   } else if (!loading && signedIn && error) {
     content = (

@@ -81,7 +81,7 @@ describe('batch progress and button', () => {
     expect(batchButtonState({ working: true, items }, { count: 2, credits: 100 })).toBe('working');
     expect(batchButtonState({ working: false, items }, { count: 2, credits: 23 })).toBe('notEnoughCredits');
     expect(batchButtonState({ working: false, items }, { count: 2, credits: 24 })).toBe('ready');
-    expect(tooManyImagesMessage(150, 60)).toBe(
+    expect(tooManyImagesMessage(200, 150, 60)).toBe(
       'You can upload a maximum of 200 images. You currently have 150 and tried to add 60.',
     );
   });

@@ -173,6 +173,32 @@ describe('batch tab: choosing images', () => {
   });
 });
 
+describe('batch tab: the limits GET /configlist serves', () => {
+  it('bounds the batch, the per-product count and the presets by them', async () => {
+    const limits = { maxImagesPerGeneration: 3, maxPresetsPerGeneration: 2, maxBatchImages: 2 };
+    const { requests } = renderBatch({
+      user: testUser({ credits: 100 }),
+      api: { 'GET /configlist': { body: { limits } } },
+    });
+    await waitFor(() => expect(requests.some((request) => request.path === '/configlist')).toBe(true));
+    await addFiles(photo('a.jpg'), photo('b.jpg'));
+    expect(await screen.findByRole('heading', { name: /2 images/ })).toHaveTextContent(/of at most 2$/);
+    await addFiles(photo('c.jpg'));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'You can upload a maximum of 2 images. You currently have 2 and tried to add 1.',
+    );
+    expect(slider()).toHaveAttribute('max', '3');
+    expect(slider()).toHaveValue('3');
+
+    const checklist = within(await screen.findByRole('group', { name: 'Use style presets' }));
+    const box = (name: string) => checklist.getByRole('checkbox', { name: new RegExp(`^${name}`) });
+    await userEvent.click(await checklist.findByRole('checkbox', { name: /^Bright counter/ }));
+    await userEvent.click(box('Street style'));
+    expect(box('Marble top')).toBeDisabled();
+    expect(checklist.getByText(/2 of 2 chosen/)).toBeInTheDocument();
+  });
+});
+
 describe('batch tab: count, presets and credits', () => {
   it('states the credits needed as images × per-product count and reads "Not enough credits" when short', async () => {
     // 12 credits: the slider starts at 5, so 3 images need 15.

@@ -15,6 +15,12 @@ import {
   type SingleState,
 } from '../src/single/state';
 import { defaultImageCount } from '../src/shared/choices';
+import type { CreateLimits } from '../src/shared/limits';
+
+/** SPEC §5's limits, as GET /configlist serves them. */
+const LIMITS: CreateLimits = { maxImagesPerGeneration: 5, maxPresetsPerGeneration: 5, maxBatchImages: 200 };
+/** Smaller limits a deployment could serve: the reducers follow them. */
+const TIGHT: CreateLimits = { maxImagesPerGeneration: 3, maxPresetsPerGeneration: 2, maxBatchImages: 10 };
 
 const ANALYSIS: ImageAnalysis = { category: 'kitchen', object: 'coffee mug', generation_uuid: 'gen-analysis' };
 
@@ -68,17 +74,27 @@ describe('singleReducer', () => {
 
   it('allows at most 5 presets and toggles them off again', () => {
     let state = initialSingleState;
-    for (const id of ['a', 'b', 'c', 'd', 'e', 'f']) state = singleReducer(state, { type: 'presetToggled', id });
+    for (const id of ['a', 'b', 'c', 'd', 'e', 'f']) {
+      state = singleReducer(state, { type: 'presetToggled', id, limits: LIMITS });
+    }
     expect(state.presetIds).toEqual(['a', 'b', 'c', 'd', 'e']);
-    state = singleReducer(state, { type: 'presetToggled', id: 'c' });
+    state = singleReducer(state, { type: 'presetToggled', id: 'c', limits: LIMITS });
     expect(state.presetIds).toEqual(['a', 'b', 'd', 'e']);
     state = singleReducer(state, { type: 'presetsAvailable', ids: ['a', 'e'] });
     expect(state.presetIds).toEqual(['a', 'e']);
   });
 
   it('clamps the chosen count to 1..5', () => {
-    expect(singleReducer(initialSingleState, { type: 'countChosen', count: 9 }).countChoice).toBe(5);
-    expect(singleReducer(initialSingleState, { type: 'countChosen', count: 0 }).countChoice).toBe(1);
+    expect(singleReducer(initialSingleState, { type: 'countChosen', count: 9, limits: LIMITS }).countChoice).toBe(5);
+    expect(singleReducer(initialSingleState, { type: 'countChosen', count: 0, limits: LIMITS }).countChoice).toBe(1);
+  });
+
+  it('follows the limits /configlist serves', () => {
+    expect(singleReducer(initialSingleState, { type: 'countChosen', count: 5, limits: TIGHT }).countChoice).toBe(3);
+    let state = initialSingleState;
+    for (const id of ['a', 'b', 'c']) state = singleReducer(state, { type: 'presetToggled', id, limits: TIGHT });
+    expect(state.presetIds).toEqual(['a', 'b']);
+    expect(defaultImageCount(12, TIGHT)).toBe(3);
   });
 
   it('starts at 0%, is at 10% once accepted and then follows the poll arithmetic', () => {
@@ -173,7 +189,7 @@ describe('singleReducer', () => {
 
   it('a new photo clears results and messages but keeps the chosen count', () => {
     const done = run([
-      { type: 'countChosen', count: 2 },
+      { type: 'countChosen', count: 2, limits: LIMITS },
       { type: 'photoChosen', photo: 'p1', token: 1 },
       { type: 'analysed', token: 1, analysis: ANALYSIS },
       { type: 'startRequested', count: 2, random: 0 },
@@ -188,16 +204,18 @@ describe('singleReducer', () => {
 
 describe('image count', () => {
   it('defaults to the credits clamped to 1..5', () => {
-    expect(defaultImageCount(0)).toBe(1);
-    expect(defaultImageCount(3)).toBe(3);
-    expect(defaultImageCount(12)).toBe(5);
+    expect(defaultImageCount(0, LIMITS)).toBe(1);
+    expect(defaultImageCount(3, LIMITS)).toBe(3);
+    expect(defaultImageCount(12, LIMITS)).toBe(5);
   });
 
   it('is 5 on a first generation, one per preset when presets are chosen, else the slider', () => {
-    expect(imageCount({ firstGeneration: true, credits: 2, countChoice: 1, presetCount: 2 })).toBe(5);
-    expect(imageCount({ firstGeneration: false, credits: 12, countChoice: 4, presetCount: 2 })).toBe(2);
-    expect(imageCount({ firstGeneration: false, credits: 12, countChoice: 4, presetCount: 0 })).toBe(4);
-    expect(imageCount({ firstGeneration: false, credits: 2, countChoice: null, presetCount: 0 })).toBe(2);
+    const count = (inputs: Omit<Parameters<typeof imageCount>[0], 'limits'>) =>
+      imageCount({ ...inputs, limits: LIMITS });
+    expect(count({ firstGeneration: true, credits: 2, countChoice: 1, presetCount: 2 })).toBe(5);
+    expect(count({ firstGeneration: false, credits: 12, countChoice: 4, presetCount: 2 })).toBe(2);
+    expect(count({ firstGeneration: false, credits: 12, countChoice: 4, presetCount: 0 })).toBe(4);
+    expect(count({ firstGeneration: false, credits: 2, countChoice: null, presetCount: 0 })).toBe(2);
   });
 });
 

@@ -5,11 +5,12 @@ import { usePlatformClient, useSession, type StylePreset } from '@productgen/pla
 import { Button, ProgressBar, buttonClassName } from '@productgen/ui-kit';
 import { defaultImageCount } from '../shared/choices';
 import { ErrorBox, apiMessage } from '../shared/messages';
+import { useCreateLimits } from '../shared/limits';
 import { OptionsPanel, type PresetsLoad } from '../shared/OptionsPanel';
 import { useCategories } from '../shared/useCategories';
 import { BatchDropZone } from './BatchDropZone';
 import { createBatch } from './createBatch';
-import { INVALID_ZIP_MESSAGE, MAX_BATCH_IMAGES, NO_FILES_MESSAGE, droppedKind, tooManyImagesMessage } from './files';
+import { INVALID_ZIP_MESSAGE, NO_FILES_MESSAGE, droppedKind, tooManyImagesMessage } from './files';
 import { STAGE_TEXT, batchButtonState, batchReducer, initialBatchState, type BatchItem } from './state';
 import { BatchInputError, readZipImages } from './zip';
 import surfaces from '../shared/surfaces.module.css';
@@ -72,8 +73,10 @@ function BatchFlow() {
   const presetsLoad = useAllPresets();
   const nextId = useRef(0);
 
+  const limits = useCreateLimits();
   const credits = user ? user.credits : null;
-  const count = state.presetIds.length > 0 ? state.presetIds.length : (state.countChoice ?? defaultImageCount(credits));
+  const count =
+    state.presetIds.length > 0 ? state.presetIds.length : (state.countChoice ?? defaultImageCount(credits, limits));
   const imageTotal = state.items.length;
   const needed = imageTotal * count;
   const buttonState = batchButtonState(state, { count, credits });
@@ -103,8 +106,11 @@ function BatchFlow() {
       dispatch({ type: 'refused', error: error instanceof BatchInputError ? error.message : INVALID_ZIP_MESSAGE });
       return;
     }
-    if (items.current.length + images.length > MAX_BATCH_IMAGES) {
-      dispatch({ type: 'refused', error: tooManyImagesMessage(items.current.length, images.length) });
+    if (items.current.length + images.length > limits.maxBatchImages) {
+      dispatch({
+        type: 'refused',
+        error: tooManyImagesMessage(limits.maxBatchImages, items.current.length, images.length),
+      });
       return;
     }
     dispatch({
@@ -157,11 +163,11 @@ function BatchFlow() {
           <BatchDropZone disabled={state.working} onFiles={(files) => void addFiles(files)} />
           <OptionsPanel
             count={count}
-            onCount={(value) => dispatch({ type: 'countChosen', count: value })}
+            onCount={(value) => dispatch({ type: 'countChosen', count: value, limits })}
             countLabel="Images per product"
             presetsLoad={presetsLoad}
             chosenPresetIds={state.presetIds}
-            onTogglePreset={(id) => dispatch({ type: 'presetToggled', id })}
+            onTogglePreset={(id) => dispatch({ type: 'presetToggled', id, limits })}
             disabled={state.working}
             noPresetsNote="No style presets yet. Create images on the Single Image tab, then use Save Style Preset on one you like."
             presetLabel={presetLabel}
@@ -209,7 +215,8 @@ function BatchFlow() {
           {imageTotal > 0 ? (
             <>
               <h2 className={styles.gridTitle}>
-                {plural(imageTotal, 'image')} <span className={styles.gridLimit}>of at most {MAX_BATCH_IMAGES}</span>
+                {plural(imageTotal, 'image')}{' '}
+                <span className={styles.gridLimit}>of at most {limits.maxBatchImages}</span>
               </h2>
               <ul className={styles.grid}>
                 {state.items.map((item) => (

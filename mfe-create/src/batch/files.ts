@@ -1,14 +1,13 @@
 // What the batch drop zone accepts and how it names what it keeps (SPEC §5), as pure functions.
 
-export const MAX_BATCH_IMAGES = 200;
-
 export const INVALID_ZIP_MESSAGE = 'Please upload a valid zip file.';
 export const CORRUPT_ZIP_MESSAGE = 'Failed to read the zip file. It might be corrupted.';
 export const NO_FILES_MESSAGE = 'Please select images or a zip file.';
 export const EMPTY_ZIP_MESSAGE = 'This zip file holds no .jpg, .jpeg, .png or .webp images.';
 
-export function tooManyImagesMessage(current: number, adding: number): string {
-  return `You can upload a maximum of ${MAX_BATCH_IMAGES} images. You currently have ${current} and tried to add ${adding}.`;
+/** `max` is the batch limit in force (GET /configlist's maxBatchImages). */
+export function tooManyImagesMessage(max: number, current: number, adding: number): string {
+  return `You can upload a maximum of ${max} images. You currently have ${current} and tried to add ${adding}.`;
 }
 
 const ZIP_TYPES = new Set(['application/zip', 'application/x-zip-compressed']);

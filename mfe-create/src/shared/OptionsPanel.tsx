@@ -1,7 +1,8 @@
 import { useId, useState, type ReactNode } from 'react';
 import type { StylePreset } from '@productgen/platform-client';
 import { Slider, Spinner } from '@productgen/ui-kit';
-import { MAX_IMAGES, MAX_PRESETS, MIN_IMAGES } from './choices';
+import { MIN_IMAGES } from './choices';
+import { useCreateLimits } from './limits';
 import styles from './OptionsPanel.module.css';
 
 export type PresetsLoad = { state: 'idle' | 'loading' | 'failed' } | { state: 'loaded'; presets: StylePreset[] };
@@ -32,6 +33,7 @@ function PresetChecklist({
   noPresetsNote = NO_PRESETS_FOR_CATEGORY,
   presetLabel = (preset) => preset.preset_name,
 }: Omit<OptionsPanelProps, 'count' | 'onCount'>) {
+  const maxPresets = useCreateLimits().maxPresetsPerGeneration;
   switch (presetsLoad.state) {
     case 'idle':
       return <p className={styles.note}>Your saved presets for the product&apos;s category appear after analysis.</p>;
@@ -49,7 +51,7 @@ function PresetChecklist({
   if (presetsLoad.presets.length === 0) {
     return <p className={styles.note}>{noPresetsNote}</p>;
   }
-  const limitReached = chosenPresetIds.length >= MAX_PRESETS;
+  const limitReached = chosenPresetIds.length >= maxPresets;
   return (
     <>
       <ul className={styles.presets}>
@@ -71,7 +73,7 @@ function PresetChecklist({
         })}
       </ul>
       <p className={styles.note}>
-        {chosenPresetIds.length} of {MAX_PRESETS} chosen{limitReached ? ' (the most per creation)' : ''}.
+        {chosenPresetIds.length} of {maxPresets} chosen{limitReached ? ' (the most per creation)' : ''}.
       </p>
     </>
   );
@@ -84,6 +86,7 @@ export function OptionsPanel(props: OptionsPanelProps) {
   const bodyId = useId();
   const presetsTitleId = useId();
   const presetsChosen = chosenPresetIds.length > 0;
+  const limits = useCreateLimits();
   return (
     <section className={styles.panel}>
       <button
@@ -102,7 +105,7 @@ export function OptionsPanel(props: OptionsPanelProps) {
         <Slider
           label={countLabel}
           min={MIN_IMAGES}
-          max={MAX_IMAGES}
+          max={limits.maxImagesPerGeneration}
           value={count}
           onChange={onCount}
           disabled={disabled || presetsChosen}

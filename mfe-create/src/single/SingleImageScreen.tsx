@@ -5,6 +5,7 @@ import { usePlatformClient, useSession } from '@productgen/platform-client';
 import { Button, ProgressBar, type Mask } from '@productgen/ui-kit';
 import { SaveStylePresetDialog } from '../preset/SaveStylePresetDialog';
 import { ErrorBox, SiteUrlTip, WatermarkNotice, apiMessage } from '../shared/messages';
+import { useCreateLimits } from '../shared/limits';
 import { OptionsPanel, type PresetsLoad } from '../shared/OptionsPanel';
 import { isImageFile, resizeImageFile } from '../shared/resize';
 import { useCategories } from '../shared/useCategories';
@@ -104,6 +105,7 @@ function SingleImageFlow() {
   /** The seller's corrected mask, until it is saved with Create; null while the analysis's stands. */
   const editedMask = useRef<Mask | null>(null);
 
+  const limits = useCreateLimits();
   const credits = user ? user.credits : null;
   const firstGeneration = user?.flags?.is_first_generation === true;
   // The seller's category (the analysis's until changed) picks the presets, and the looks on Create.
@@ -117,6 +119,7 @@ function SingleImageFlow() {
     credits,
     countChoice: state.countChoice,
     presetCount: state.presetIds.length,
+    limits,
   });
   const buttonState = createButtonState(state, { count, credits, categoryKnown });
 
@@ -278,10 +281,10 @@ function SingleImageFlow() {
             {!firstGeneration && (
               <OptionsPanel
                 count={count}
-                onCount={(value) => dispatch({ type: 'countChosen', count: value })}
+                onCount={(value) => dispatch({ type: 'countChosen', count: value, limits })}
                 presetsLoad={presetsLoad}
                 chosenPresetIds={state.presetIds}
-                onTogglePreset={(id) => dispatch({ type: 'presetToggled', id })}
+                onTogglePreset={(id) => dispatch({ type: 'presetToggled', id, limits })}
                 disabled={working}
               />
             )}

@@ -1,4 +1,5 @@
 // State of the Single Image tab as a pure reducer: every transition the screen makes is a tested step.
+import { limits } from '@productgen/contracts/limits';
 import type { CategoryId, GeneratedImage, GenerationStatus, ImageAnalysis } from '@productgen/platform-client';
 import {
   PROGRESS_ACCEPTED,
@@ -9,6 +10,7 @@ import {
   progressAfterPoll,
 } from './progress';
 import { applyChoice, defaultImageCount, type ChoiceAction } from '../shared/choices';
+import type { CreateLimits } from '../shared/limits';
 
 export const FIRST_GENERATION_COUNT = 5;
 
@@ -53,8 +55,8 @@ export interface ProductEdits {
   category: CategoryId;
 }
 
-/** Not in the SPEC: long enough for any product name (the API refuses longer ones). */
-export const PRODUCT_NAME_MAX_LENGTH = 80;
+/** The longest product name the API takes (not in the SPEC; the contracts' limit). */
+export const PRODUCT_NAME_MAX_LENGTH = limits.productNameMaxLength;
 
 export const initialSingleState: SingleState = {
   photo: null,
@@ -227,13 +229,14 @@ export interface CountInputs {
   credits: number | null;
   countChoice: number | null;
   presetCount: number;
+  limits: CreateLimits;
 }
 
 /** How many images Create asks for: 5 on a first generation; one per chosen preset; else the slider. */
-export function imageCount({ firstGeneration, credits, countChoice, presetCount }: CountInputs): number {
+export function imageCount({ firstGeneration, credits, countChoice, presetCount, limits }: CountInputs): number {
   if (firstGeneration) return FIRST_GENERATION_COUNT;
   if (presetCount > 0) return presetCount;
-  return countChoice ?? defaultImageCount(credits);
+  return countChoice ?? defaultImageCount(credits, limits);
 }
 
 export function isKnownCategory(categoryId: string | undefined, knownIds: readonly string[] | null): boolean {

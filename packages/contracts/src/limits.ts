@@ -48,6 +48,16 @@ export const limits = {
   analyticsEventNameMaxLength: 100,
 } as const;
 
+/**
+ * The limits GET /configlist serves the front end (the shape of ClientConfig's `limits`). The create screen starts
+ * with these until the answer arrives.
+ */
+export const clientLimits = {
+  maxImagesPerGeneration: limits.maxImagesPerGeneration,
+  maxPresetsPerGeneration: limits.maxPresetsPerGeneration,
+  maxBatchImages: limits.maxBatchImages,
+};
+
 /** Header that carries the session key on every call except sign-in (SPEC §7). */
 export const SESSION_KEY_HEADER = 'X-Session-Key';
 /**

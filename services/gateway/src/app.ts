@@ -1,8 +1,8 @@
 import {
   buildOpenApiDocument,
   clientConfigSchema,
+  clientLimits,
   createRouter,
-  limits,
   packageTiers,
   validateRequest,
   type AnalyticsEvent,
@@ -191,11 +191,7 @@ function gatewayHandlers(
     stripe_publishable_key: config.STRIPE_PUBLISHABLE_KEY ?? null,
     dev_mode: servesDevRoutes(config),
     packages: packageTiers,
-    limits: {
-      maxImagesPerGeneration: limits.maxImagesPerGeneration,
-      maxPresetsPerGeneration: limits.maxPresetsPerGeneration,
-      maxBatchImages: limits.maxBatchImages,
-    },
+    limits: clientLimits,
   });
   const analyticsLogger = logger.child({ component: 'analytics' });
   return {

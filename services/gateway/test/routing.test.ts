@@ -186,7 +186,12 @@ describe('gateway routing (development)', () => {
     const response = await request(gateway.app).get('/configlist');
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ product_name: 'ProductGen', dev_mode: true, stripe_publishable_key: null });
-    expect(response.body.limits.maxImagesPerGeneration).toBe(5);
+    // SPEC §5: 1 to 5 images and at most 5 presets per creation, 200 photos per batch.
+    expect(response.body.limits).toEqual({
+      maxImagesPerGeneration: 5,
+      maxPresetsPerGeneration: 5,
+      maxBatchImages: 200,
+    });
     expect(response.body.packages.length).toBeGreaterThan(0);
   });
 });
