@@ -26,6 +26,7 @@ module.exports = {
         '<rootDir>/services/*/test/**/*.test.ts',
         '<rootDir>/tests/integration/**/*.test.ts',
         '<rootDir>/tests/deploy/**/*.test.ts',
+        '<rootDir>/tests/resilience/**/*.test.ts',
       ],
       testPathIgnorePatterns: ['/node_modules/', '/dist/'],
     },

@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { startDistributedPlatform, type DistributedPlatform } from '../support/distributed-platform';
 import { GENERATION_BUCKET } from '../support/distributed-services';
 import { listObjectKeys } from '../support/object-store';
@@ -10,7 +8,8 @@ import { signInWithDevIdentity } from '../support/platform-process';
 import { pollUntil } from '../support/poll';
 import { plainRequest } from './batch/platform';
 import { batchForm, makeZip } from './batch/zips';
-import { withRabbitMq } from '../support/rabbitmq';
+import { closeVhostConnections, withRabbitMq } from '../support/rabbitmq';
+import { waitForExit } from '../support/rehearsal-processes';
 
 // Issue 10's faults on real RabbitMQ, on the distributed rehearsal (`npm run start:distributed --scale
 // generation-worker=2`: every service, two render workers and the gateway as their own processes with the compose
@@ -25,25 +24,12 @@ const PHOTOS = path.resolve(__dirname, '../../../shared/photos/test');
 const PRODUCTS = ['electronics/headphones-black.jpg', 'beauty/perfume-bottle.jpg', 'bags/backpack-red.jpg'];
 const PER_PRODUCT = 2;
 const SIGNUP_CREDITS = 10;
-const run = promisify(execFile);
 
 interface JobAnswer {
   status: string;
   generations_done: number;
   generations_total: number;
   generations: Array<{ generation_uuid: string; images: unknown[]; metadata: { status: string } }>;
-}
-
-async function closeVhostConnections(vhost: string): Promise<void> {
-  for (const command of ['rabbitmqctl', '/usr/sbin/rabbitmqctl']) {
-    try {
-      await run(command, ['-q', 'close_all_connections', '--vhost', vhost, 'bulk fault test'], { timeout: 60_000 });
-      return;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-  }
-  throw new Error('rabbitmqctl is needed to close the virtual host connections');
 }
 
 withRabbitMq('the batch fault test', (AMQP_URL) => {
@@ -60,14 +46,6 @@ withRabbitMq('the batch fault test', (AMQP_URL) => {
         body,
       });
     const credits = async () => (await api('/auth/me')).json<{ credits: number }>().credits;
-    const isRunning = (pid: number) => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
 
     beforeAll(async () => {
       dataDir = await mkdtemp(path.join(tmpdir(), 'productgen-bulk-faults-'));
@@ -111,11 +89,7 @@ withRabbitMq('the batch fault test', (AMQP_URL) => {
       });
       const worker = platform.pids['generation-worker-1']!;
       process.kill(worker, 'SIGKILL');
-      await pollUntil(
-        'render worker 1 to end',
-        async () => isRunning(worker),
-        (running) => !running,
-      );
+      await waitForExit(worker, 'render worker 1');
 
       const beforeDrop = (await job()).generations_done;
       expect(beforeDrop).toBeLessThan(PRODUCTS.length);

@@ -39,8 +39,7 @@ export interface ThrowawayVhost {
  */
 export async function createThrowawayVhost(amqpUrl: string, prefix: string): Promise<ThrowawayVhost> {
   const name = `${prefix}-${randomBytes(4).toString('hex')}`;
-  const url = new URL(amqpUrl);
-  const user = decodeURIComponent(url.username) || 'guest';
+  const user = decodeURIComponent(new URL(amqpUrl).username) || 'guest';
   await rabbitmqctl(['add_vhost', name]);
   try {
     await rabbitmqctl(['set_permissions', '-p', name, user, '.*', '.*', '.*']);
@@ -48,8 +47,23 @@ export async function createThrowawayVhost(amqpUrl: string, prefix: string): Pro
     await rabbitmqctl(['delete_vhost', name]);
     throw error;
   }
-  url.pathname = `/${encodeURIComponent(name)}`;
-  return { url: url.toString(), name, remove: () => rabbitmqctl(['delete_vhost', name]) };
+  return { url: vhostUrl(amqpUrl, name), name, remove: () => rabbitmqctl(['delete_vhost', name]) };
+}
+
+/** The broker URL with the given virtual host. */
+export function vhostUrl(amqpUrl: string, vhost: string): string {
+  const url = new URL(amqpUrl);
+  url.pathname = `/${encodeURIComponent(vhost)}`;
+  return url.toString();
+}
+
+/**
+ * Closes every client connection of one virtual host, from the broker's side: what a broker restart does to the
+ * clients (each must reconnect, and its unacknowledged deliveries go back to their queues), without restarting the
+ * broker every other suite on the machine shares (`rabbitmqctl stop_app` cannot be limited to one virtual host).
+ */
+export async function closeVhostConnections(vhost: string): Promise<void> {
+  await rabbitmqctl(['close_all_connections', '--vhost', vhost, 'fault test: broker restart']);
 }
 
 /**

@@ -1,0 +1,436 @@
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startDistributedPlatform, type DistributedPlatform } from '../support/distributed-platform';
+import { GENERATION_BUCKET } from '../support/distributed-services';
+import { BusRecorder, checkHistory, readStoredEffects, type HistorySummary } from '../support/history';
+import { repoRoot, signInWithDevIdentity } from '../support/platform-process';
+import { pollUntil } from '../support/poll';
+import { closeVhostConnections, vhostUrl, withRabbitMq } from '../support/rabbitmq';
+import { printedFirstLine, readyzOn, RehearsalProcesses } from '../support/rehearsal-processes';
+import { plainRequest } from '../integration/batch/platform';
+import { batchForm, makeZip } from '../integration/batch/zips';
+import { loadRun, startBareExpress, type LoadFigures } from './load';
+
+// `npm run test:resilience` (issue "Operations…", item 3): the distributed rehearsal (`npm run start:distributed
+// --scale generation-worker=2`: every service, two render workers and the gateway as processes of their own with the
+// compose file's commands and environment, real RabbitMQ on a throwaway virtual host, the embedded MongoDB and S3 as
+// processes) put through
+// - faults during one batch sent through the gateway: the bulk service killed mid hand-over, render workers
+//   SIGKILLed, the broker dropping every connection, MongoDB and S3 restarted; the job must complete with every
+//   image made exactly once, no object twice and the credits charged equal to the images delivered;
+// - load while another batch renders: N sessions on /auth/me, the job status and an image download (autocannon), and
+//   a bare Express app on the same machine for the gateway's overhead. Timing goals are printed, never asserted
+//   (speed is measured, not tested); errors and 5xx answers are asserted to be none;
+// - a history check over the whole run (ledger, images, objects, every bus message): nothing lost, duplicated or
+//   reordered, and the balance the sum of its entries.
+// The short form runs in `npm test`; RESILIENCE_FULL=1 runs the full one (40 products, 5 worker kills, 50 and 200
+// sessions). It prints one table and writes it to test-results/resilience.txt.
+const FULL = process.env.RESILIENCE_FULL === '1';
+const PROFILE = FULL
+  ? { products: 40, perProduct: 2, workerKills: 5, sessions: [50, 200], loadSeconds: 10, loadBatch: 10 }
+  : { products: 10, perProduct: 2, workerKills: 2, sessions: [20], loadSeconds: 3, loadBatch: 4 };
+jest.setTimeout(FULL ? 3_600_000 : 900_000);
+
+const PHOTOS = path.resolve(repoRoot, '../shared/photos/test');
+const BATCH_TIMEOUT_MS = FULL ? 2_400_000 : 600_000;
+/** Package 3 of the dev checkout: enough credits for both batches of the full run. */
+const CREDIT_PACKAGE = 3;
+/**
+ * The gateway's rate limits (per address, per session, sign-ins per address) are for the internet; the load here
+ * comes from one address with a few hundred sessions of one user, so they are raised for the run: what is measured
+ * is the gateway's path, not its limiter's 429s.
+ */
+const LOAD_GATEWAY_ENV = {
+  RATE_LIMIT_PER_IP: '100000000',
+  RATE_LIMIT_PER_SESSION: '100000000',
+  RATE_LIMIT_SIGN_IN_PER_IP: '100000',
+};
+/**
+ * Bulk resumes a dead process's hand-over once its lease lapses and sweeps every PROGRESS_POLL_MS; the defaults (60
+ * s, 5 s) would spend the short run's budget waiting.
+ */
+const BULK_FAST_RECOVERY_ENV = { FANOUT_LEASE_MS: '3000', PROGRESS_POLL_MS: '1000' };
+
+interface JobAnswer {
+  status: string;
+  generations_done: number;
+  generations_total: number;
+  generations: Array<{
+    generation_uuid: string;
+    images: Array<{ metadata: { fixes_done: boolean[] } }>;
+    metadata: { status: string };
+  }>;
+}
+
+const finishedImages = (job: JobAnswer) =>
+  job.generations.reduce(
+    (sum, generation) => sum + generation.images.filter((image) => image.metadata.fixes_done.every(Boolean)).length,
+    0,
+  );
+const isOver = (job: JobAnswer | null) => job?.status === 'completed' || job?.status === 'failed';
+
+interface FaultRow {
+  fault: string;
+  /** Finished images / all, when the fault came. */
+  at: string;
+  /** Seconds from the fault until the next image was finished. */
+  recoveredAfterS: number | null;
+}
+
+withRabbitMq('the resilience suite', (AMQP_URL) => {
+  describe(`resilience of the distributed rehearsal (${FULL ? 'full' : 'short'})`, () => {
+    let dataDir: string;
+    let platform: DistributedPlatform;
+    let processes: RehearsalProcesses;
+    let recorder: BusRecorder;
+    let sessionKey: string;
+    let userId: string;
+    const faults: FaultRow[] = [];
+    const load: Array<LoadFigures & { batchRendering: boolean }> = [];
+    const ratios: Array<{ sessions: number; ratio: number }> = [];
+    /** Every generation the run asked for, with its image count: the history's expectation. */
+    const expected: Array<{ uuid: string; images: number }> = [];
+    let history: HistorySummary | undefined;
+    let faultBatch: { products: number; images: number; seconds: number } | undefined;
+
+    const api = (pathname: string, body?: FormData) =>
+      plainRequest(`${platform.apiUrl}${pathname}`, {
+        method: body ? 'POST' : 'GET',
+        headers: { 'X-Session-Key': sessionKey },
+        body,
+      });
+    const credits = async () => (await api('/auth/me')).json<{ credits: number }>().credits;
+    /**
+     * The job as its page reads it. While a data store restarts, bulk may answer 5xx or the connection may drop:
+     * the page shows the last state and asks again, and so does this (null is "no answer this time").
+     */
+    const readJob = async (jobUuid: string): Promise<JobAnswer | null> => {
+      try {
+        const answer = await api(`/image-gen/bulk-job/${jobUuid}`);
+        return answer.status === 200 ? answer.json<JobAnswer>() : null;
+      } catch {
+        return null;
+      }
+    };
+    const waitForJob = (jobUuid: string, what: string, isDone: (job: JobAnswer) => boolean) =>
+      pollUntil(
+        what,
+        () => readJob(jobUuid),
+        (job) => job !== null && isDone(job),
+        {
+          timeoutMs: BATCH_TIMEOUT_MS,
+          intervalMs: 250,
+        },
+      ) as Promise<JobAnswer>;
+
+    /** Buys a package through the dev checkout, as the pricing page's Buy and the checkout's Pay do. */
+    async function buyCredits(): Promise<void> {
+      const before = await credits();
+      const created = await fetch(`${platform.apiUrl}/payments/create-checkout-session`, {
+        method: 'POST',
+        headers: { 'X-Session-Key': sessionKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ package: CREDIT_PACKAGE }),
+      });
+      expect(created.status).toBe(200);
+      const { sessionId } = (await created.json()) as { sessionId: string };
+      const paid = await fetch(`${platform.apiUrl}/dev-checkout/${sessionId}/pay`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'card_number=4242424242424242',
+        redirect: 'manual',
+      });
+      expect(paid.status).toBeLessThan(400);
+      await pollUntil('the purchased credits', credits, (value) => value > before);
+    }
+
+    async function startBatch(products: number, perProduct: number): Promise<string> {
+      const files = (await listPhotos()).slice(0, products);
+      expect(files).toHaveLength(products);
+      const zip = await makeZip(
+        await Promise.all(
+          files.map(async (file, index) => ({
+            name: `p${String(index).padStart(2, '0')}-${path.basename(file)}`,
+            data: await readFile(file),
+          })),
+        ),
+      );
+      const created = await api('/image-gen/bulk-zip', batchForm(zip, { numGenerates: String(perProduct) }));
+      expect(created.status).toBe(200);
+      return created.json<{ bulk_job_uuid: string }>().bulk_job_uuid;
+    }
+
+    /** Records a fault hitting the running job, and how long until the platform finished its next image. */
+    async function fault(jobUuid: string, name: string, inject: () => Promise<void>): Promise<void> {
+      const before = await waitForJob(jobUuid, `the job's state before: ${name}`, () => true);
+      // A fault after the job ended would test nothing: the batch must still be rendering.
+      expect(isOver(before)).toBe(false);
+      const total = PROFILE.products * PROFILE.perProduct;
+      const row: FaultRow = { fault: name, at: `${finishedImages(before)}/${total}`, recoveredAfterS: null };
+      faults.push(row);
+      const injected = Date.now();
+      await inject();
+      const next = await waitForJob(
+        jobUuid,
+        `the next finished image after: ${name}`,
+        (job) => finishedImages(job) > finishedImages(before) || isOver(job),
+      );
+      if (finishedImages(next) > finishedImages(before)) row.recoveredAfterS = (Date.now() - injected) / 1000;
+    }
+
+    beforeAll(async () => {
+      dataDir = await mkdtemp(path.join(tmpdir(), 'productgen-resilience-'));
+      platform = await startDistributedPlatform({
+        dataDir,
+        amqpUrl: AMQP_URL,
+        args: ['--scale', 'generation-worker=2'],
+      });
+      processes = new RehearsalProcesses(platform.pids);
+      const gatewayEnv = await processes.environmentOf('gateway');
+      await processes.restart('gateway', { env: LOAD_GATEWAY_ENV, ready: readyzOn(gatewayEnv.API_PORT!) });
+      recorder = await BusRecorder.start(vhostUrl(AMQP_URL, platform.vhost));
+      const signedIn = await signInWithDevIdentity(platform.apiUrl, {
+        email: 'resilience@example.com',
+        given_name: 'Resilience',
+        family_name: 'Run',
+      });
+      sessionKey = signedIn.session_key;
+      userId = signedIn.user.id;
+      await pollUntil('the signup credits', credits, (value) => value > 0);
+      await buyCredits();
+    });
+
+    afterAll(async () => {
+      await recorder?.stop();
+      // Ours first (they drain against the data stores still running), then the launcher's, then our data stores.
+      await processes?.stopRestarted('services');
+      await platform?.stop('SIGTERM');
+      await processes?.stopRestarted('infrastructure');
+      if (dataDir) await rm(dataDir, { recursive: true, force: true });
+      await printTable();
+    });
+
+    test(`faults during a batch of ${PROFILE.products} products: every image once, no object twice, charged = delivered`, async () => {
+      const creditsBefore = await credits();
+      const images = PROFILE.products * PROFILE.perProduct;
+      const bulkPort = (await processes.environmentOf('bulk')).PORT!;
+      const restartBulk = await processes.prepareRestart('bulk');
+      // Bulk kills itself once generation has accepted the batch's second product and before it records that.
+      await processes.restart('bulk', {
+        env: { ...BULK_FAST_RECOVERY_ENV, BULK_CRASH_AT: 'mid-hand-over' },
+        ready: readyzOn(bulkPort),
+      });
+      const started = Date.now();
+      const jobUuid = await startBatch(PROFILE.products, PROFILE.perProduct);
+      faults.push({ fault: 'bulk killed mid hand-over (SIGKILL)', at: `0/${images}`, recoveredAfterS: null });
+      await processes.ended('bulk');
+      const crashed = Date.now();
+      await restartBulk({ env: BULK_FAST_RECOVERY_ENV, ready: readyzOn(bulkPort) });
+      await waitForJob(jobUuid, 'the first finished image', (job) => finishedImages(job) > 0 || isOver(job));
+      faults[0]!.recoveredAfterS = (Date.now() - crashed) / 1000;
+
+      const s3Port = new URL(platform.s3.endpoint).port;
+      const others = [
+        { name: 'broker drops every connection', inject: () => closeVhostConnections(platform.vhost) },
+        {
+          name: 'MongoDB restarted',
+          inject: async () => void (await processes.restart('mongo', { ready: printedFirstLine })),
+        },
+        {
+          name: 'S3 restarted',
+          inject: async () =>
+            void (await processes.restart('s3', { args: ['--port', s3Port], ready: printedFirstLine })),
+        },
+      ];
+      const workerKill = (kill: number) => {
+        const worker = `generation-worker-${(kill % 2) + 1}`;
+        return {
+          name: `${worker} SIGKILLed (kill ${kill + 1})`,
+          inject: async () => void (await processes.restart(worker, { signal: 'SIGKILL' })),
+        };
+      };
+      // Worker kills first and last, the other faults between them.
+      const kills = Array.from({ length: PROFILE.workerKills }, (_, index) => workerKill(index));
+      const plan = [
+        kills[0]!,
+        ...others.flatMap((other, index) => [other, ...(kills[index + 1] ? [kills[index + 1]!] : [])]),
+        ...kills.slice(others.length + 1),
+      ];
+      for (const step of plan) await fault(jobUuid, step.name, step.inject);
+
+      const finished = await waitForJob(jobUuid, 'the batch to finish', isOver);
+      faultBatch = { products: PROFILE.products, images, seconds: (Date.now() - started) / 1000 };
+      expect(finished).toMatchObject({
+        status: 'completed',
+        generations_done: PROFILE.products,
+        generations_total: PROFILE.products,
+      });
+      for (const generation of finished.generations) {
+        expect(generation.metadata.status).toBe('completed');
+        expect(generation.images).toHaveLength(PROFILE.perProduct);
+        expected.push({ uuid: generation.generation_uuid, images: PROFILE.perProduct });
+      }
+      expect(new Set(expected.map((generation) => generation.uuid)).size).toBe(PROFILE.products);
+
+      // Exactly once, from the stores themselves: per product the original, its matte, and a base and a final image
+      // per variation, each named by its record; charged = delivered; the balance the user sees moved by exactly that.
+      const batch = checkHistory({
+        userId,
+        expected,
+        ...(await readStoredEffects({
+          mongoUrl: platform.mongoUrl,
+          s3: platform.s3,
+          bucket: GENERATION_BUCKET,
+          userId,
+        })),
+        deliveries: null,
+      });
+      expect(batch.anomalies).toEqual([]);
+      expect(batch.counts.objects).toBe(PROFILE.products * (2 + 2 * PROFILE.perProduct));
+      expect(batch.counts.charged).toBe(images);
+      expect(batch.counts.imagesDelivered).toBe(images);
+      expect(batch.counts.givenBack).toBe(0);
+      expect(await credits()).toBe(creditsBefore - images);
+    });
+
+    test(`load while a batch renders (${PROFILE.sessions.join(' and ')} sessions): no error, no 5xx`, async () => {
+      const download = `/download/${expected[0]!.uuid}/image/0`;
+      const loadJob = await startBatch(PROFILE.loadBatch, 3);
+      await waitForJob(loadJob, 'the load batch to start rendering', (job) => job.generations_total > 0);
+      const bare = await startBareExpress();
+      try {
+        for (const sessions of PROFILE.sessions) {
+          // Every session a sign-in of its own (the same seller on many devices), so each may read the job.
+          const keys = [sessionKey];
+          while (keys.length < sessions) {
+            keys.push(
+              (
+                await signInWithDevIdentity(platform.apiUrl, {
+                  email: 'resilience@example.com',
+                  given_name: 'Resilience',
+                  family_name: 'Run',
+                })
+              ).session_key,
+            );
+          }
+          const run = async (target: string, url: string) => {
+            const figures = await loadRun({ target, url, sessionKeys: keys, seconds: PROFILE.loadSeconds });
+            const job = await readJob(loadJob);
+            load.push({ ...figures, batchRendering: job !== null && !isOver(job) });
+            return figures;
+          };
+          const me = await run('gateway /auth/me', `${platform.apiUrl}/auth/me`);
+          await run('gateway job status', `${platform.apiUrl}/image-gen/bulk-job/${loadJob}`);
+          await run('gateway image download', `${platform.apiUrl}${download}`);
+          const reference = await run('bare Express (reference)', bare.url);
+          ratios.push({ sessions, ratio: me.requestsPerSecond / reference.requestsPerSecond });
+        }
+      } finally {
+        await bare.stop();
+      }
+      for (const figures of load) {
+        expect({ target: figures.target, errors: figures.errors, non2xx: figures.non2xx }).toEqual({
+          target: figures.target,
+          errors: 0,
+          non2xx: 0,
+        });
+      }
+
+      const finished = await waitForJob(loadJob, 'the load batch to finish', isOver);
+      expect(finished.status).toBe('completed');
+      for (const generation of finished.generations) expected.push({ uuid: generation.generation_uuid, images: 3 });
+    });
+
+    test('the history of the run: nothing lost, duplicated or reordered; balance = sum of entries', async () => {
+      await recorder.drain();
+      history = checkHistory({
+        userId,
+        expected,
+        ...(await readStoredEffects({
+          mongoUrl: platform.mongoUrl,
+          s3: platform.s3,
+          bucket: GENERATION_BUCKET,
+          userId,
+        })),
+        deliveries: recorder.deliveries,
+      });
+      expect(history.anomalies).toEqual([]);
+      expect(history.counts.imagesDelivered).toBe(expected.reduce((sum, generation) => sum + generation.images, 0));
+      expect(history.counts.deliveries).toBeGreaterThan(0);
+    });
+
+    async function printTable(): Promise<void> {
+      const lines: string[] = [];
+      const row = (...cells: Array<string | number>) => lines.push(`| ${cells.join(' | ')} |`);
+      const ms = (value: number) => `${value.toFixed(1)} ms`;
+      lines.push(`resilience (${FULL ? 'full' : 'short'}), ${new Date().toISOString()}`, '');
+      if (faultBatch) {
+        lines.push(
+          `faults during a batch of ${faultBatch.products} products × ${PROFILE.perProduct} = ${faultBatch.images} images, ` +
+            `finished in ${faultBatch.seconds.toFixed(0)} s`,
+        );
+      }
+      row('fault', 'images finished when it came', 'next image finished after');
+      row('---', '---', '---');
+      for (const entry of faults) {
+        row(entry.fault, entry.at, entry.recoveredAfterS === null ? '–' : `${entry.recoveredAfterS.toFixed(1)} s`);
+      }
+      lines.push('');
+      row('load target', 'sessions', 'req/s', 'p50', 'p99', 'errors', 'non-2xx (5xx)', 'batch rendering');
+      row('---', '---', '---', '---', '---', '---', '---', '---');
+      for (const figures of load) {
+        row(
+          figures.target,
+          figures.sessions,
+          figures.requestsPerSecond.toFixed(0),
+          ms(figures.p50Ms),
+          ms(figures.p99Ms),
+          figures.errors,
+          `${figures.non2xx} (${figures.status5xx})`,
+          figures.batchRendering ? 'yes' : 'no',
+        );
+      }
+      for (const { sessions, ratio } of ratios) {
+        const me = load.find((figures) => figures.sessions === sessions && figures.target === 'gateway /auth/me')!;
+        lines.push(
+          `gateway /auth/me vs bare Express at ${sessions} sessions: ${(100 * ratio).toFixed(0)} % of its requests/s ` +
+            `(goal ≥ 60 %: ${ratio >= 0.6 ? 'met' : 'not met'}); p99 ${ms(me.p99Ms)} (goal ≤ 25 ms: ` +
+            `${me.p99Ms <= 25 ? 'met' : 'not met'})`,
+        );
+      }
+      lines.push('');
+      if (history) {
+        const { counts, anomalies } = history;
+        row('history check', 'result');
+        row('---', '---');
+        row('ledger entries', `${counts.ledgerEntries}, balance = sum of entries, one chain of balance_after`);
+        row(
+          'credits charged / given back / images delivered',
+          `${counts.charged} / ${counts.givenBack} / ${counts.imagesDelivered}`,
+        );
+        row('objects stored', counts.objects);
+        row('bus deliveries (repeated deliveries of one message)', `${counts.deliveries} (${counts.redeliveries})`);
+        row(
+          'anomalies (lost, duplicated, reordered, balance)',
+          anomalies.length === 0 ? 'none' : anomalies.map((a) => `${a.kind}: ${a.what}`).join('; '),
+        );
+      }
+      const table = lines.join('\n');
+      process.stdout.write(`\n${table}\n\n`);
+      await mkdir(path.join(repoRoot, 'test-results'), { recursive: true });
+      await writeFile(path.join(repoRoot, 'test-results', 'resilience.txt'), `${table}\n`);
+    }
+  });
+});
+
+/** The test photos, in a fixed order, repeated when a batch needs more products than there are photos. */
+async function listPhotos(): Promise<string[]> {
+  const files: string[] = [];
+  for (const folder of (await readdir(PHOTOS, { withFileTypes: true })).filter((entry) => entry.isDirectory())) {
+    for (const file of await readdir(path.join(PHOTOS, folder.name))) {
+      if (/\.(jpe?g|png|webp)$/i.test(file)) files.push(path.join(PHOTOS, folder.name, file));
+    }
+  }
+  files.sort();
+  return Array.from({ length: Math.max(files.length, PROFILE.products) }, (_, index) => files[index % files.length]!);
+}
