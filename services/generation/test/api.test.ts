@@ -302,7 +302,7 @@ describe('generation API', () => {
     expect(status.status).toBe('completed');
     expect(status.images).toHaveLength(1);
     // Nothing is left for the next sweep, and the credits were reserved once.
-    expect(await api.sweeper.sweep()).toEqual({ deadLetters: 0, reserving: {}, stuck: {}, errors: 0 });
+    expect(await api.sweeper.sweep()).toEqual({ deadLetters: 0, reserving: {}, stuck: {}, expired: 0, errors: 0 });
     expect(stack.billing.log.filter((entry) => entry.generationUuid === id)).toHaveLength(1);
     expect(stack.billing.credits(fran)).toBe(9);
   }, 180_000);
