@@ -117,6 +117,7 @@ export function createPlatformClient(options: PlatformClientOptions) {
   /** Whether the referral survey was already answered; false on any failure (reported to the logger). */
   async function hasSeenHearAboutSource(): Promise<boolean> {
     try {
+      // Read as unknown and checked: anything but `hasSeen: true` counts as not seen.
       const answer: unknown = await http.call('hasSeenReferralForm', {
         failureMessage: 'Failed to check referral form status',
       });
@@ -155,6 +156,7 @@ export function createPlatformClient(options: PlatformClientOptions) {
 
   async function trackEvent(en: string, data: unknown = {}): Promise<TrackResult> {
     try {
+      // Read as unknown and checked: an answer without `success` still counts as sent.
       const answer: unknown = await http.call('trackEvent', { body: { en, do: data } });
       return isRecord(answer) && typeof answer.success === 'boolean' ? (answer as TrackResult) : { success: true };
     } catch {
