@@ -28,8 +28,8 @@ import { loadRun, startBareExpress, type LoadFigures } from './load';
 // sessions). It prints one table and writes it to test-results/resilience.txt.
 const FULL = process.env.RESILIENCE_FULL === '1';
 const PROFILE = FULL
-  ? { products: 40, perProduct: 2, workerKills: 5, sessions: [50, 200], loadSeconds: 10, loadBatch: 10 }
-  : { products: 10, perProduct: 2, workerKills: 2, sessions: [20], loadSeconds: 3, loadBatch: 4 };
+  ? { products: 40, perProduct: 2, workerKills: 5, sessions: [50, 200], loadSeconds: 10, loadBatch: 40 }
+  : { products: 10, perProduct: 2, workerKills: 2, sessions: [20], loadSeconds: 3, loadBatch: 10 };
 jest.setTimeout(FULL ? 3_600_000 : 900_000);
 
 const PHOTOS = path.resolve(repoRoot, '../shared/photos/test');
@@ -59,7 +59,7 @@ interface JobAnswer {
   generations: Array<{
     generation_uuid: string;
     images: Array<{ metadata: { fixes_done: boolean[] } }>;
-    metadata: { status: string };
+    metadata: { status: string; error: string | null };
   }>;
 }
 
@@ -88,7 +88,7 @@ withRabbitMq('the resilience suite', (AMQP_URL) => {
     let userId: string;
     const faults: FaultRow[] = [];
     const load: Array<LoadFigures & { batchRendering: boolean }> = [];
-    const ratios: Array<{ sessions: number; ratio: number }> = [];
+    const ratios: Array<{ sessions: number; own: number; me: number }> = [];
     /** Every generation the run asked for, with its image count: the history's expectation. */
     const expected: Array<{ uuid: string; images: number }> = [];
     let history: HistorySummary | undefined;
@@ -202,6 +202,14 @@ withRabbitMq('the resilience suite', (AMQP_URL) => {
 
     afterAll(async () => {
       await recorder?.stop();
+      // What every process printed (warnings and errors: LOG_LEVEL warn), to explain a failed run.
+      if (platform) {
+        await mkdir(path.join(repoRoot, 'test-results'), { recursive: true });
+        await writeFile(
+          path.join(repoRoot, 'test-results', 'resilience-platform.log'),
+          `${platform.output()}\n${processes?.outputs() ?? ''}`,
+        );
+      }
       // Ours first (they drain against the data stores still running), then the launcher's, then our data stores.
       await processes?.stopRestarted('services');
       await platform?.stop('SIGTERM');
@@ -265,9 +273,13 @@ withRabbitMq('the resilience suite', (AMQP_URL) => {
         generations_done: PROFILE.products,
         generations_total: PROFILE.products,
       });
+      const incomplete = finished.generations.filter(
+        (generation) => generation.metadata.status !== 'completed' || generation.images.length !== PROFILE.perProduct,
+      );
+      expect(
+        incomplete.map(({ generation_uuid, metadata, images }) => ({ generation_uuid, metadata, images })),
+      ).toEqual([]);
       for (const generation of finished.generations) {
-        expect(generation.metadata.status).toBe('completed');
-        expect(generation.images).toHaveLength(PROFILE.perProduct);
         expected.push({ uuid: generation.generation_uuid, images: PROFILE.perProduct });
       }
       expect(new Set(expected.map((generation) => generation.uuid)).size).toBe(PROFILE.products);
@@ -319,11 +331,18 @@ withRabbitMq('the resilience suite', (AMQP_URL) => {
             load.push({ ...figures, batchRendering: job !== null && !isOver(job) });
             return figures;
           };
+          // /configlist is answered by the gateway itself (its whole middleware stack, the session check from its
+          // cache): the gateway's own overhead. /auth/me adds the proxy hop to auth and auth's database reads.
+          const own = await run('gateway /configlist (its own answer)', `${platform.apiUrl}/configlist`);
           const me = await run('gateway /auth/me', `${platform.apiUrl}/auth/me`);
           await run('gateway job status', `${platform.apiUrl}/image-gen/bulk-job/${loadJob}`);
           await run('gateway image download', `${platform.apiUrl}${download}`);
           const reference = await run('bare Express (reference)', bare.url);
-          ratios.push({ sessions, ratio: me.requestsPerSecond / reference.requestsPerSecond });
+          ratios.push({
+            sessions,
+            own: own.requestsPerSecond / reference.requestsPerSecond,
+            me: me.requestsPerSecond / reference.requestsPerSecond,
+          });
         }
       } finally {
         await bare.stop();
@@ -390,12 +409,15 @@ withRabbitMq('the resilience suite', (AMQP_URL) => {
           figures.batchRendering ? 'yes' : 'no',
         );
       }
-      for (const { sessions, ratio } of ratios) {
-        const me = load.find((figures) => figures.sessions === sessions && figures.target === 'gateway /auth/me')!;
+      const percent = (ratio: number) => `${(100 * ratio).toFixed(0)} %`;
+      for (const { sessions, own, me } of ratios) {
+        const meFigures = load.find(
+          (figures) => figures.sessions === sessions && figures.target === 'gateway /auth/me',
+        )!;
         lines.push(
-          `gateway /auth/me vs bare Express at ${sessions} sessions: ${(100 * ratio).toFixed(0)} % of its requests/s ` +
-            `(goal ≥ 60 %: ${ratio >= 0.6 ? 'met' : 'not met'}); p99 ${ms(me.p99Ms)} (goal ≤ 25 ms: ` +
-            `${me.p99Ms <= 25 ? 'met' : 'not met'})`,
+          `at ${sessions} sessions, requests/s against the bare Express app: gateway's own answer ${percent(own)}, ` +
+            `/auth/me ${percent(me)} (goal ≥ 60 %: ${me >= 0.6 ? 'met' : 'not met'}); /auth/me p99 ` +
+            `${ms(meFigures.p99Ms)} (goal ≤ 25 ms: ${meFigures.p99Ms <= 25 ? 'met' : 'not met'})`,
         );
       }
       lines.push('');

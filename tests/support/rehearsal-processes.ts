@@ -99,7 +99,10 @@ export const printedFirstLine: NonNullable<RestartOptions['ready']> = async (chi
  */
 export class RehearsalProcesses {
   private readonly pids: Map<string, number>;
-  private readonly restarted = new Map<string, { child: ChildProcess; infrastructure: boolean }>();
+  private readonly restarted = new Map<
+    string,
+    { child: ChildProcess; infrastructure: boolean; output: () => string }
+  >();
 
   constructor(
     pids: Record<string, number>,
@@ -156,9 +159,14 @@ export class RehearsalProcesses {
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     this.pids.set(name, child.pid!);
-    this.restarted.set(name, { child, infrastructure: this.infrastructure.has(name) });
+    this.restarted.set(name, { child, infrastructure: this.infrastructure.has(name), output: () => output });
     await options.ready?.(child, () => output);
     return child;
+  }
+
+  /** What the processes started here printed (the last start of each), for a failed run's log. */
+  outputs(): string {
+    return [...this.restarted].map(([name, entry]) => `── ${name} (restarted)\n${entry.output()}`).join('\n');
   }
 
   /** Ends the processes started here: services first (they drain), then the data stores. */
