@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -141,6 +142,12 @@ describe('free-tier downloads', () => {
     expect(status.body.images.map((image: { id: string }) => image.id)).toEqual([`${uuid}-1`]);
     const detail = await as(app.app, seller).get(`/image-gen/generated/${uuid}`);
     expect(detail.body.images.map((image: { id: string }) => image.id)).toEqual([`${uuid}-1`]);
+    // Bulk's Download All zips the images this internal route lists for the batch.
+    const batch = randomUUID();
+    await app.connection.model('Generation').updateOne({ uuid }, { $set: { bulk_job_uuid: batch } });
+    const listed = await as(app.app, seller).get(`/internal/users/${seller}/bulk-jobs/${batch}/generations`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.generations[0].images.map((image: { id: string }) => image.id)).toEqual([`${uuid}-1`]);
 
     await refundGranted(seller, uuid, 1);
     expect((await downloadUntil(seller, `/download/${uuid}/image/1`, 410)).status).toBe(410);
