@@ -198,7 +198,7 @@ export function createGenerationApp(deps: GenerationAppDeps): Express {
     } else {
       const image = generation.images[index];
       if (image && isWithdrawn(image)) throw AppError.gone(REFUNDED_IMAGE_MESSAGE);
-      key = image ? servedKey(image) : null;
+      key = image ? servedKey(generation, image) : null;
       filename = `productgen-${shortId(id)}-${index + 1}.jpg`;
     }
     if (!key) throw AppError.notFound('Image not found');
@@ -213,7 +213,7 @@ export function createGenerationApp(deps: GenerationAppDeps): Express {
     const { id } = parseRequest(routes.downloadGeneration, req).params;
     const generation = await ownedGeneration(id, userId);
     const keys = generation.images
-      .map((image) => ({ index: image.index, key: servedKey(image) }))
+      .map((image) => ({ index: image.index, key: servedKey(generation, image) }))
       .filter((entry): entry is { index: number; key: string } => entry.key !== null);
     if (keys.length === 0) throw AppError.notFound('No images to download yet');
     // Open every object first, so a missing one is still a clean 404 rather than a broken zip.

@@ -97,6 +97,14 @@ describe('free-tier downloads', () => {
     // The watermark's marks show in the free base; away from them the two bases agree (up to JPEG's blocks).
     expect(under).toBeGreaterThan(20);
     expect(elsewhere).toBeLessThan(under / 4);
+
+    // A base stored before bases carried the watermark (no flag) is a clean copy: a free user's is not served, and
+    // the status no longer offers it; a purchaser's is.
+    const legacy = { $unset: { 'images.0.base_watermarked': '' } };
+    await app.connection.model('Generation').updateMany({ uuid: { $in: [marked, clean] } }, legacy);
+    expect((await download(free, `/download/${marked}/image/0?v=base`)).status).toBe(404);
+    expect((await as(app.app, free).get(`/image-gen/status/${marked}`)).body.images).toEqual([]);
+    expect((await download(free, `/download/${clean}/image/0?v=base`)).status).toBe(200);
   }, 240_000);
 
   /** What billing publishes once a user's refund of an image is applied. */

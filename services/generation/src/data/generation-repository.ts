@@ -268,9 +268,19 @@ export class GenerationRepository {
       .exec();
   }
 
-  async setBase(uuid: string, index: number, key: string, sweepAfter: Date): Promise<void> {
+  /** The base image is stored; `watermarked` when it carries the generation's watermark. */
+  async setBase(uuid: string, index: number, key: string, watermarked: boolean, sweepAfter: Date): Promise<void> {
     await this.model
-      .updateOne({ uuid }, { $set: { [`images.${index}.base_key`]: key, sweep_after: sweepAfter } })
+      .updateOne(
+        { uuid },
+        {
+          $set: {
+            [`images.${index}.base_key`]: key,
+            [`images.${index}.base_watermarked`]: watermarked,
+            sweep_after: sweepAfter,
+          },
+        },
+      )
       .exec();
   }
 

@@ -19,6 +19,11 @@ export interface ImageDocument {
   index: number;
   /** Object key of the base (unfixed) image, once made. */
   base_key: string | null;
+  /**
+   * The base carries the watermark the generation's finished images get. Absent on bases stored before bases were
+   * watermarked: a free user's such base is never served (it would be a clean copy of a watermarked image).
+   */
+  base_watermarked?: boolean;
   /** Object key of the finished image, once every fix is done. */
   final_key: string | null;
   /** One flag per fix: super-resolution, sharpening, watermark (true when not needed). */
@@ -100,6 +105,7 @@ const imageSchema = new Schema<ImageDocument>(
   {
     index: { type: Number, required: true },
     base_key: { type: String, default: null },
+    base_watermarked: { type: Boolean },
     final_key: { type: String, default: null },
     fixes_done: { type: [Boolean], default: [false, false, false] },
     error: { type: String, default: null },

@@ -48,14 +48,22 @@ export const REFUNDED_IMAGE_MESSAGE = 'This image was refunded, so it can no lon
 /** A refunded image is withdrawn: not listed, not in any zip, not served. */
 export const isWithdrawn = (image: ImageDocument): boolean => image.withdrawn_at != null;
 
-/** The object a download of the image serves (the finished image, else its base); null when there is none. */
-export function servedKey(image: ImageDocument): string | null {
-  return isWithdrawn(image) ? null : (image.final_key ?? image.base_key);
+/**
+ * The object a download of the image serves (the finished image, else its base); null when there is none. A free
+ * user's base stored before bases carried the watermark is not served, so no clean copy leaves (while rendering, or
+ * for good when the fixes failed).
+ */
+export function servedKey(generation: GenerationDocument, image: ImageDocument): string | null {
+  if (isWithdrawn(image)) return null;
+  if (image.final_key) return image.final_key;
+  return generation.watermark && image.base_watermarked !== true ? null : image.base_key;
 }
 
 /** Images that can be shown: a base or finished image exists and was not withdrawn. */
 export function visibleImages(generation: GenerationDocument): GeneratedImage[] {
-  return generation.images.filter((image) => servedKey(image) !== null).map((image) => imageView(generation, image));
+  return generation.images
+    .filter((image) => servedKey(generation, image) !== null)
+    .map((image) => imageView(generation, image));
 }
 
 export function statusView(generation: GenerationDocument): GenerationStatusResponse {
@@ -99,7 +107,7 @@ export function generationView(generation: GenerationDocument): Generation {
 }
 
 function thumbnailOf(generation: GenerationDocument): string | null {
-  const shown = generation.images.find((image) => servedKey(image) !== null);
+  const shown = generation.images.find((image) => servedKey(generation, image) !== null);
   return shown ? imageUrl(generation.uuid, shown.index, shown.final_key ? 'final' : 'base') : null;
 }
 

@@ -135,7 +135,7 @@ export class RenderWorker {
           const base = await rendering(() => studio.renderBase(product, backdrop, times, generation.watermark));
           const key = objectKeys.base(uuid, variation.index);
           await objectStore.putObject(key, base.jpeg, { contentType: 'image/jpeg' });
-          await generations.setBase(uuid, variation.index, key, this.progressDeadline());
+          await generations.setBase(uuid, variation.index, key, generation.watermark, this.progressDeadline());
           this.deps.crashPoint('mid-render');
         } catch (error) {
           if (!(error instanceof RenderFailure)) throw error;
