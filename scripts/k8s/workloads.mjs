@@ -72,7 +72,10 @@ export const RENDER_GRACE_SECONDS = 300;
 
 const smallResources = { requests: { cpu: '100m', memory: '192Mi' }, limits: { cpu: '1', memory: '512Mi' } };
 
-/** Back-end workloads: tier "service" may reach MongoDB, RabbitMQ and MinIO; the gateway may not. */
+/**
+ * Back-end workloads: tier "service" may reach MongoDB, RabbitMQ and MinIO; the gateway only RabbitMQ, where it hears
+ * of logouts (`session.revoked`) so that every replica drops a revoked session at once.
+ */
 export function backEndWorkloads() {
   const image = (name, workspace) => `${IMAGE_REGISTRY}/${name}:${versionOf(workspace)}`;
   const service = (name, port, env, extra = {}) => ({
@@ -122,6 +125,7 @@ export function backEndWorkloads() {
       autoscaled: true,
       env: [
         value('PORT', '8080'),
+        fromSecret('AMQP_URL', 'AMQP_URL'),
         ...Object.values(serviceUrls),
         value('TRUST_PROXY', '1'),
         fromCommon('WEB_ORIGINS', 'WEB_PUBLIC_URL'),
