@@ -68,6 +68,8 @@ const finishedImages = (job: JobAnswer) =>
     (sum, generation) => sum + generation.images.filter((image) => image.metadata.fixes_done.every(Boolean)).length,
     0,
   );
+const completedProducts = (job: JobAnswer) =>
+  job.generations.filter((generation) => generation.metadata.status === 'completed').length;
 const isOver = (job: JobAnswer | null) => job?.status === 'completed' || job?.status === 'failed';
 
 interface FaultRow {
@@ -160,7 +162,13 @@ withRabbitMq('the resilience suite', (AMQP_URL) => {
       return created.json<{ bulk_job_uuid: string }>().bulk_job_uuid;
     }
 
-    /** Records a fault hitting the running job, and how long until the platform finished its next image. */
+    /**
+     * Records a fault hitting the running job, and how long until the platform finished its next image. The next
+     * fault waits until one more product has completed: a render job comes back to the queue after each fault that
+     * hits it (a killed worker, a dropped connection, a failed write), and after WORKER_MAX_DELIVERIES (5) deliveries
+     * it is given up and its credits go back (a guard against jobs that crash their worker). Faults spaced by a
+     * completed product hit mostly other jobs, as faults spread over time would.
+     */
     async function fault(jobUuid: string, name: string, inject: () => Promise<void>): Promise<void> {
       const before = await waitForJob(jobUuid, `the job's state before: ${name}`, () => true);
       // A fault after the job ended would test nothing: the batch must still be rendering.
@@ -176,6 +184,11 @@ withRabbitMq('the resilience suite', (AMQP_URL) => {
         (job) => finishedImages(job) > finishedImages(before) || isOver(job),
       );
       if (finishedImages(next) > finishedImages(before)) row.recoveredAfterS = (Date.now() - injected) / 1000;
+      await waitForJob(
+        jobUuid,
+        `one more product completed after: ${name}`,
+        (job) => completedProducts(job) > completedProducts(before) || isOver(job),
+      );
     }
 
     beforeAll(async () => {
@@ -233,7 +246,7 @@ withRabbitMq('the resilience suite', (AMQP_URL) => {
       faults.push({ fault: 'bulk killed mid hand-over (SIGKILL)', at: `0/${images}`, recoveredAfterS: null });
       await processes.ended('bulk');
       const crashed = Date.now();
-      await restartBulk({ env: BULK_FAST_RECOVERY_ENV, ready: readyzOn(bulkPort) });
+      await restartBulk({ env: BULK_FAST_RECOVERY_ENV, ready: readyzOn(bulkPort), supervise: true });
       await waitForJob(jobUuid, 'the first finished image', (job) => finishedImages(job) > 0 || isOver(job));
       faults[0]!.recoveredAfterS = (Date.now() - crashed) / 1000;
 
@@ -242,19 +255,23 @@ withRabbitMq('the resilience suite', (AMQP_URL) => {
         { name: 'broker drops every connection', inject: () => closeVhostConnections(platform.vhost) },
         {
           name: 'MongoDB restarted',
-          inject: async () => void (await processes.restart('mongo', { ready: printedFirstLine })),
+          inject: async () => void (await processes.restart('mongo', { ready: printedFirstLine, supervise: true })),
         },
         {
           name: 'S3 restarted',
           inject: async () =>
-            void (await processes.restart('s3', { args: ['--port', s3Port], ready: printedFirstLine })),
+            void (await processes.restart('s3', {
+              args: ['--port', s3Port],
+              ready: printedFirstLine,
+              supervise: true,
+            })),
         },
       ];
       const workerKill = (kill: number) => {
         const worker = `generation-worker-${(kill % 2) + 1}`;
         return {
           name: `${worker} SIGKILLed (kill ${kill + 1})`,
-          inject: async () => void (await processes.restart(worker, { signal: 'SIGKILL' })),
+          inject: async () => void (await processes.restart(worker, { signal: 'SIGKILL', supervise: true })),
         };
       };
       // Worker kills first and last, the other faults between them.
@@ -394,7 +411,11 @@ withRabbitMq('the resilience suite', (AMQP_URL) => {
       for (const entry of faults) {
         row(entry.fault, entry.at, entry.recoveredAfterS === null ? '–' : `${entry.recoveredAfterS.toFixed(1)} s`);
       }
-      lines.push('');
+      const supervised = [...(processes?.supervisedRestarts ?? [])].map(([name, times]) => `${name} ×${times}`);
+      lines.push(
+        `processes that ended on their own and were started again (restart: unless-stopped): ${supervised.join(', ') || 'none'}`,
+        '',
+      );
       row('load target', 'sessions', 'req/s', 'p50', 'p99', 'errors', 'non-2xx (5xx)', 'batch rendering');
       row('---', '---', '---', '---', '---', '---', '---', '---');
       for (const figures of load) {

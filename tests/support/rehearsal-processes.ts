@@ -57,6 +57,12 @@ export interface RestartOptions {
   /** How it ends first: SIGTERM drains (a restart), SIGKILL is a crash. */
   signal?: NodeJS.Signals;
   /**
+   * Started again whenever it ends on its own, as compose's `restart: unless-stopped` and Kubernetes do (a render
+   * worker that starts while the object store is down exits, and its orchestrator starts it again). Not for a process
+   * set to crash at a step, which would crash again and again.
+   */
+  supervise?: boolean;
+  /**
    * Resolves once the new process is ready. Without it the restart returns as soon as the process is spawned: a
    * render worker has no port, and what the test waits for is the work it does.
    */
@@ -123,9 +129,15 @@ export class RehearsalProcesses {
     return (await launchOf(this.pid(name))).env;
   }
 
+  /** Times a supervised process was started again after it ended on its own, by name. */
+  readonly supervisedRestarts = new Map<string, number>();
+  /** Processes ended here on purpose (not to be started again by supervision). */
+  private readonly endedOnPurpose = new Set<number>();
+
   /** Sends the signal and waits until the process has ended. */
   async kill(name: string, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
     const pid = this.pid(name);
+    this.endedOnPurpose.add(pid);
     process.kill(pid, signal);
     await waitForExit(pid, name);
   }
@@ -160,6 +172,13 @@ export class RehearsalProcesses {
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     this.pids.set(name, child.pid!);
     this.restarted.set(name, { child, infrastructure: this.infrastructure.has(name), output: () => output });
+    if (options.supervise) {
+      child.once('exit', () => {
+        if (this.endedOnPurpose.has(child.pid!) || this.pids.get(name) !== child.pid) return;
+        this.supervisedRestarts.set(name, (this.supervisedRestarts.get(name) ?? 0) + 1);
+        void this.launch(name, launch, { ...options, ready: undefined });
+      });
+    }
     await options.ready?.(child, () => output);
     return child;
   }
@@ -172,6 +191,7 @@ export class RehearsalProcesses {
   /** Ends the processes started here: services first (they drain), then the data stores. */
   async stopRestarted(which: 'services' | 'infrastructure' | 'all' = 'all'): Promise<void> {
     const stop = async (child: ChildProcess) => {
+      this.endedOnPurpose.add(child.pid!);
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
       const kill = setTimeout(() => child.kill('SIGKILL'), 20_000);
