@@ -9,14 +9,24 @@ const walletSchema = new Schema({ balance: Number });
 const famSchema = new Schema({ n: Number, tag: String });
 const userSchema = new Schema({ email: { type: String, unique: true }, name: String });
 
+/** The models on a connection, typed as mongoose infers them (a declared Model<…> type's virtuals can disagree). */
+const modelsOn = (conn: Connection) => ({
+  Item: conn.model('Item', itemSchema),
+  Many: conn.model('Many', manySchema, 'many'),
+  Wallet: conn.model('Wallet', walletSchema),
+  Fam: conn.model('Fam', famSchema, 'fam'),
+  User: conn.model('User', userSchema),
+});
+type Models = ReturnType<typeof modelsOn>;
+
 describe.each(conformanceTargets())('MongoDB conformance through mongoose: %s', (_name, target: Target) => {
   let stopTarget: () => Promise<void>;
   let conn: Connection;
-  let Item: mongoose.Model<mongoose.InferSchemaType<typeof itemSchema>>;
-  let Many: mongoose.Model<mongoose.InferSchemaType<typeof manySchema>>;
-  let Wallet: mongoose.Model<mongoose.InferSchemaType<typeof walletSchema>>;
-  let Fam: mongoose.Model<mongoose.InferSchemaType<typeof famSchema>>;
-  let User: mongoose.Model<mongoose.InferSchemaType<typeof userSchema>>;
+  let Item: Models['Item'];
+  let Many: Models['Many'];
+  let Wallet: Models['Wallet'];
+  let Fam: Models['Fam'];
+  let User: Models['User'];
   const commandsSeen: string[] = [];
 
   beforeAll(async () => {
@@ -29,11 +39,7 @@ describe.each(conformanceTargets())('MongoDB conformance through mongoose: %s', 
       })
       .asPromise();
     conn.getClient().on('commandStarted', (event) => commandsSeen.push(event.commandName));
-    Item = conn.model('Item', itemSchema);
-    Many = conn.model('Many', manySchema, 'many');
-    Wallet = conn.model('Wallet', walletSchema);
-    Fam = conn.model('Fam', famSchema, 'fam');
-    User = conn.model('User', userSchema);
+    ({ Item, Many, Wallet, Fam, User } = modelsOn(conn));
   });
 
   afterAll(async () => {
