@@ -5,33 +5,13 @@ import type {
   routes,
   RouteBodyInput,
   RouteResponse,
-  AnalysisCorrection,
   AnalysisResult,
   AuthSession,
-  BulkJob,
-  BulkJobStatus,
-  BulkJobSummary,
-  Category,
-  CategoryId,
-  CheckoutSession,
-  ClientConfig,
-  CreditRecord,
-  Cutout,
-  GeneratedImage,
-  Generation,
   GenerationStarted,
   GenerationStatusResponse,
   GenerationStatusValue,
-  PackageId,
   PageViewData,
-  PaymentRecord,
-  RecordItem,
-  RefundRequest,
-  ShopContextEntry,
-  StylePreset,
-  StylePresetList,
   StylePresetSave,
-  User,
 } from '@productgen/contracts';
 
 type Routes = typeof routes;
@@ -61,7 +41,7 @@ export type {
   StylePreset,
   StylePresetList,
   User,
-};
+} from '@productgen/contracts';
 
 export type SignInResponse = AuthSession;
 export type ImageAnalysis = AnalysisResult;
