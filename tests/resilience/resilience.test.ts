@@ -274,7 +274,7 @@ withRabbitMq('the resilience suite', (AMQP_URL) => {
           inject: async () => void (await processes.restart(worker, { signal: 'SIGKILL', supervise: true })),
         };
       };
-      // Worker kills first and last, the other faults between them.
+      // Worker kills between the other faults (the first fault after the hand-over a kill), any kills left at the end.
       const kills = Array.from({ length: PROFILE.workerKills }, (_, index) => workerKill(index));
       const plan = [
         kills[0]!,
@@ -452,7 +452,10 @@ withRabbitMq('the resilience suite', (AMQP_URL) => {
           `${counts.charged} / ${counts.givenBack} / ${counts.imagesDelivered}`,
         );
         row('objects stored', counts.objects);
-        row('bus deliveries (repeated deliveries of one message)', `${counts.deliveries} (${counts.redeliveries})`);
+        row(
+          'bus deliveries (repeated deliveries of one message; completions never announced)',
+          `${counts.deliveries} (${counts.redeliveries}; ${counts.unannounced})`,
+        );
         row(
           'anomalies (lost, duplicated, reordered, balance)',
           anomalies.length === 0 ? 'none' : anomalies.map((a) => `${a.kind}: ${a.what}`).join('; '),
