@@ -1,24 +1,13 @@
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
+import type { PackageTier } from '@productgen/contracts';
 import { usePlatformClient, useSession, type PackageId } from '@productgen/platform-client';
 import { PageIntro, routeEntry } from '@productgen/mf-shared';
 import { Button, Spinner } from '@productgen/ui-kit';
 import styles from './PricingPage.module.css';
 
-/** A package tier as GET /configlist serves it (the contracts' packageTiers). */
-export interface PricingTier {
-  packageId: PackageId;
-  name: string;
-  price: string;
-  images: number;
-  oldImages: number | null;
-  perImagePrice: string | null;
-  savingsPercent: number | null;
-  watermark: boolean;
-  commercialUse: boolean;
-  mostPopular: boolean;
-  purchasable: boolean;
-}
+/** A package tier as GET /configlist serves it (the contracts' packageTiers), its id one the checkout takes. */
+export type PricingTier = Omit<PackageTier, 'packageId'> & { packageId: PackageId };
 
 export const PROCESSING_PAYMENT_TEXT = 'Processing payment';
 export const MOST_POPULAR_TEXT = 'Most popular';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { PackageTier } from '@productgen/contracts';
 import { ROUTE_TABLE, type RouteEntry } from '@productgen/mf-shared/routes';
 
 // The front matter of a content file (mfe-marketing/content/*.md), validated at build: a file that breaks a rule
@@ -325,16 +326,5 @@ export interface SiteIndex {
   packages?: PackageTile[];
 }
 
-/** A credit package as the pricing text shows it (from @productgen/contracts packageTiers). */
-export interface PackageTile {
-  packageId: number;
-  name: string;
-  price: string;
-  images: number;
-  oldImages: number | null;
-  perImagePrice: string | null;
-  savingsPercent: number | null;
-  watermark: boolean;
-  commercialUse: boolean;
-  mostPopular: boolean;
-}
+/** A credit package as the pricing text shows it: the contracts' package tier, without what only checkout needs. */
+export type PackageTile = Omit<PackageTier, 'priceCents' | 'perImageCents' | 'purchasable'>;
