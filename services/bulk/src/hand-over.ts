@@ -1,3 +1,4 @@
+import type { Entry } from 'yauzl';
 import type { Logger, ObjectStore, CrashPoint } from '@productgen/service-kit';
 import type { BillingClient } from './clients/billing';
 import type { GenerationClient } from './clients/generation';
@@ -5,7 +6,7 @@ import type { JobRepository } from './data/job-repository';
 import type { JobDocument, ProductDocument } from './data/models';
 import type { CrashStep } from './config';
 import { readImage } from './intake/zip-intake';
-import { StoredZip } from './intake/stored-zip';
+import { isStorageUnavailable, StoredZip } from './intake/stored-zip';
 import type { ProgressTracker } from './progress';
 
 export interface HandOverDeps {
@@ -44,40 +45,79 @@ export class HandOver {
     return true;
   }
 
-  /** Runs the hand-over of a job whose lease this process holds. */
+  /**
+   * Runs the hand-over of a job whose lease this process holds. A product is refused only when its zip entry itself
+   * is bad; when the object store or generation fails, the hand-over stops (the products not handed over stay
+   * waiting), gives its lease up and throws, and the sweeper resumes it on a later pass.
+   */
   async run(job: JobDocument): Promise<void> {
     const { jobs, objectStore, logger } = this.deps;
     const waiting = job.products.filter((product) => product.state === 'waiting');
     if (waiting.length > 0 && job.upload_key) {
-      const zip = await StoredZip.open(objectStore, job.upload_key);
       try {
-        const entries = await zip.listEntries();
-        let next = 0;
-        const worker = async () => {
-          while (next < waiting.length) {
-            const product = waiting[next]!;
-            next += 1;
-            const entry = entries[product.entry_index];
-            let image: Buffer | undefined;
-            try {
-              if (entry) image = await readImage(zip, entry, product.name, this.deps.maxImageBytes);
-            } catch (error) {
-              logger.warn({ err: error, job: job.uuid, product: product.name }, 'photo unreadable at hand-over');
-            }
-            if (image) await this.handOne(job, product, image);
-            else await this.refuseOne(job, product);
-            await jobs.renewLease(job.uuid, this.leaseUntil());
-          }
-        };
-        await Promise.all(Array.from({ length: Math.min(this.deps.concurrency, waiting.length) }, worker));
-      } finally {
-        zip.close();
+        await this.handOverAll(job, job.upload_key, waiting);
+      } catch (error) {
+        // Given up so the next sweep resumes at once; if even that fails, the lease lapses on its own.
+        await jobs.releaseLease(job.uuid).catch(() => undefined);
+        throw error;
       }
     }
     if (job.upload_key) await objectStore.remove(job.upload_key);
     await jobs.markHandedOver(job.uuid);
     logger.info({ job: job.uuid, products: job.products.length }, 'batch handed over to generation');
     await this.deps.progress.refreshByUuid(job.uuid);
+  }
+
+  /** A few products at once; the first failure stops every worker from taking another product. */
+  private async handOverAll(job: JobDocument, uploadKey: string, waiting: ProductDocument[]): Promise<void> {
+    const zip = await StoredZip.open(this.deps.objectStore, uploadKey);
+    try {
+      const entries = await zip.listEntries();
+      let next = 0;
+      let stopped = false;
+      const worker = async () => {
+        while (next < waiting.length && !stopped) {
+          const product = waiting[next]!;
+          next += 1;
+          try {
+            const image = await this.readProductImage(zip, entries[product.entry_index], job, product);
+            if (image) await this.handOne(job, product, image);
+            else await this.refuseOne(job, product);
+            await this.deps.jobs.renewLease(job.uuid, this.leaseUntil());
+          } catch (error) {
+            stopped = true;
+            throw error;
+          }
+        }
+      };
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: Math.min(this.deps.concurrency, waiting.length) }, worker),
+      );
+      const failure = outcomes.find((outcome) => outcome.status === 'rejected');
+      if (failure) throw failure.reason;
+    } finally {
+      zip.close();
+    }
+  }
+
+  /**
+   * The product's photo, or undefined when its entry is bad (missing, larger than allowed, not as its directory
+   * says). Storage trouble is thrown: the photo was checked at upload, so it is not the product's fault.
+   */
+  private async readProductImage(
+    zip: StoredZip,
+    entry: Entry | undefined,
+    job: JobDocument,
+    product: ProductDocument,
+  ): Promise<Buffer | undefined> {
+    if (!entry) return undefined;
+    try {
+      return await readImage(zip, entry, product.name, this.deps.maxImageBytes);
+    } catch (error) {
+      if (isStorageUnavailable(error)) throw error;
+      this.deps.logger.warn({ err: error, job: job.uuid, product: product.name }, 'photo unreadable at hand-over');
+      return undefined;
+    }
   }
 
   private async handOne(job: JobDocument, product: ProductDocument, image: Buffer): Promise<void> {
@@ -98,7 +138,7 @@ export class HandOver {
     await this.deps.jobs.setProductState(job.uuid, product.index, state, answer.error);
   }
 
-  /** The photo was checked at upload, so this is storage trouble: the product fails and its credits go back. */
+  /** The photo's entry is bad although it passed the upload's checks: the product fails, its credits go back. */
   private async refuseOne(job: JobDocument, product: ProductDocument): Promise<void> {
     for (let index = 0; index < job.images_per_product; index += 1) {
       await this.deps.billing.giveBackCredit({

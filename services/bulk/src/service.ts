@@ -109,11 +109,16 @@ export async function createBulkService(deps: BulkServiceDeps): Promise<BulkServ
 
   async function sweep(): Promise<void> {
     for (const job of await jobs.findStalled(now(), 20)) {
-      if (job.stage === 'reserving') {
-        const reserved = await intake.resumeReservation(job);
-        if (reserved) await handOver.resume(reserved);
-      } else {
-        await handOver.resume(job);
+      // One job's trouble (storage still down, billing not answering) leaves the others' turn and the refreshes.
+      try {
+        if (job.stage === 'reserving') {
+          const reserved = await intake.resumeReservation(job);
+          if (reserved) await handOver.resume(reserved);
+        } else {
+          await handOver.resume(job);
+        }
+      } catch (error) {
+        logger.warn({ err: error, job: job.uuid }, 'stalled batch not resumed yet; trying again on the next sweep');
       }
     }
     for (const job of await jobs.findActive(50)) await progress.refresh(job);

@@ -89,6 +89,11 @@ export class JobRepository {
     await this.model.updateOne({ uuid, stage: 'handing_over' }, { $set: { lease_until: leaseUntil } }).exec();
   }
 
+  /** A hand-over that stopped on storage or generation trouble: the next sweep may resume it at once. */
+  async releaseLease(uuid: string): Promise<void> {
+    await this.model.updateOne({ uuid, stage: 'handing_over' }, { $set: { lease_until: null } }).exec();
+  }
+
   /** Products are stored in their index order, so a product's index is its position in the array. */
   async setProductState(uuid: string, index: number, state: ProductState, error: string | null): Promise<void> {
     await this.model

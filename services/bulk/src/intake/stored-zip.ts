@@ -6,6 +6,30 @@ import { unsafeNameMessage, ZIP_UNREADABLE_MESSAGE } from '../domain/zip-rules';
 /** The central directory sits at the end: read this much of the tail once and serve it from memory. */
 const TAIL_BYTES = 512 * 1024;
 
+/**
+ * The object store failed to answer (restarting, unreachable, a connection cut mid-read): a reason to try again
+ * later, never a verdict on the zip. The reader tags every storage failure with this, so callers tell "the zip is
+ * bad" (refuse the product) from "storage is down" (stop and resume later).
+ */
+export class StorageUnavailableError extends AppError {
+  constructor(cause: unknown) {
+    super(503, 'The uploaded zip file cannot be read just now. Please try again in a moment.', undefined, { cause });
+    this.name = 'StorageUnavailableError';
+  }
+}
+
+export const isStorageUnavailable = (error: unknown): error is StorageUnavailableError =>
+  error instanceof StorageUnavailableError;
+
+/** Runs a call to the object store, tagging its failure as storage trouble (an AppError of its own, e.g. 404, stays). */
+async function fromStorage<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    throw error instanceof AppError ? error : new StorageUnavailableError(error);
+  }
+}
+
 /** yauzl's own refusals of names that point outside the extraction folder (it checks every name it decodes). */
 const UNSAFE_NAME_ERROR = /^(absolute path|invalid relative path|invalid characters in fileName): (.*)$/s;
 
@@ -27,11 +51,24 @@ class StoredObjectReader extends yauzl.RandomAccessReader {
     if (start >= this.tailStart) {
       return Readable.from([this.tail.subarray(start - this.tailStart, end - this.tailStart)]);
     }
+    // The range lies inside the stored object (its size came from the store), so an error or a short answer is the
+    // store's trouble, not the zip's: it fails as StorageUnavailableError, before yauzl could call it a bad zip.
     const out = new PassThrough();
-    this.store.getObjectRange(this.key, start, end - start).then(
+    const expected = end - start;
+    let received = 0;
+    fromStorage(() => this.store.getObjectRange(this.key, start, expected)).then(
       (stream) => {
-        stream.on('error', (error) => out.destroy(error));
-        stream.pipe(out);
+        stream.on('data', (chunk: Buffer) => {
+          received += chunk.length;
+          if (!out.write(chunk)) stream.pause();
+        });
+        out.on('drain', () => stream.resume());
+        stream.on('error', (error) => out.destroy(new StorageUnavailableError(error)));
+        stream.on('end', () => {
+          if (received === expected) out.end();
+          else out.destroy(new StorageUnavailableError(new Error(`short read: ${received} of ${expected} bytes`)));
+        });
+        out.on('close', () => stream.destroy());
       },
       (error: unknown) => out.destroy(error as Error),
     );
@@ -65,17 +102,19 @@ export class StoredZip {
   private constructor(private readonly zip: yauzl.ZipFile) {}
 
   static async open(store: ObjectStore, key: string): Promise<StoredZip> {
-    const info = await store.stat(key);
+    const info = await fromStorage(() => store.stat(key));
     if (!info || info.size === 0) throw unreadable();
     const tailStart = Math.max(0, info.size - TAIL_BYTES);
-    const tail = await readAll(await store.getObjectRange(key, tailStart, info.size - tailStart));
+    const tail = await fromStorage(async () =>
+      readAll(await store.getObjectRange(key, tailStart, info.size - tailStart)),
+    );
     const reader = new StoredObjectReader(store, key, tail, tailStart);
     const zip = await new Promise<yauzl.ZipFile>((resolve, reject) => {
       yauzl.fromRandomAccessReader(
         reader,
         info.size,
         { lazyEntries: true, autoClose: false, decodeStrings: true, validateEntrySizes: true },
-        (error, opened) => (error ? reject(unreadable(error)) : resolve(opened)),
+        (error, opened) => (error ? reject(zipError(error)) : resolve(opened)),
       );
     });
     return new StoredZip(zip);

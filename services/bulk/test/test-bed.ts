@@ -1,0 +1,126 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import express from 'express';
+import mongoose, { type Connection } from 'mongoose';
+import { createInProcessBroker, createInProcessBus, type InProcessBroker, type MessageBus } from '@productgen/bus';
+import { startEmbeddedMongo, type EmbeddedMongo } from '@productgen/embedded-mongo';
+import { startEmbeddedS3, type EmbeddedS3 } from '@productgen/embedded-s3';
+import { createLogger, createObjectStore, errorHandler, loadConfig, type ObjectStore } from '@productgen/service-kit';
+import { bulkConfigSchema, createBulkService, type BulkService } from '../src';
+
+export interface Served {
+  server: http.Server;
+  url: string;
+}
+
+export async function serve(app: express.Express): Promise<Served> {
+  const server = http.createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+/** An express app answering some of a service's internal routes (see serveRoute), errors in AppError's shape. */
+export function stubService(declare: (app: express.Express) => void): express.Express {
+  const app = express();
+  app.use(express.json({ limit: '32mb' }));
+  declare(app);
+  app.use(errorHandler());
+  return app;
+}
+
+/**
+ * The bulk service on the real embedded MongoDB and S3 servers, with billing and generation answered by the test's
+ * own stand-ins of their internal routes. The S3 server can be stopped and started again on the same port and data.
+ */
+export interface BulkTestBed {
+  bulk: BulkService;
+  url: string;
+  connection: Connection;
+  store: ObjectStore;
+  s3: EmbeddedS3;
+  stopS3(): Promise<void>;
+  restartS3(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startBulkTestBed(options: {
+  name: string;
+  billing: express.Express;
+  generation: express.Express;
+  env?: Record<string, string>;
+}): Promise<BulkTestBed> {
+  const dir = await mkdtemp(path.join(tmpdir(), `${options.name}-`));
+  const mongo: EmbeddedMongo = await startEmbeddedMongo({ port: 0, dbPath: path.join(dir, 'mongo') });
+  let s3 = await startEmbeddedS3({ dataDir: path.join(dir, 's3') });
+  const s3Port = s3.port;
+  const broker: InProcessBroker = createInProcessBroker();
+  const logger = createLogger({ service: options.name, level: 'silent' });
+  const bus: MessageBus = createInProcessBus(broker, { logger });
+  const connection = await mongoose.createConnection(mongo.url, { dbName: 'bulk' }).asPromise();
+  const store = createObjectStore({
+    endpoint: s3.endpoint,
+    accessKey: s3.accessKey,
+    secretKey: s3.secretKey,
+    bucket: 'bulk-test',
+  });
+  const billing = await serve(options.billing);
+  const generation = await serve(options.generation);
+  const config = loadConfig(bulkConfigSchema, {
+    NODE_ENV: 'test',
+    BILLING_URL: billing.url,
+    GENERATION_URL: generation.url,
+    ...options.env,
+  });
+  const bulk = await createBulkService({ config, logger, mongo: connection, bus, objectStore: store });
+  const outer = express();
+  outer.use(bulk.app);
+  const bulkServer = await serve(outer);
+
+  return {
+    bulk,
+    url: bulkServer.url,
+    connection,
+    store,
+    get s3() {
+      return s3;
+    },
+    stopS3: () => s3.stop(),
+    async restartS3() {
+      s3 = await startEmbeddedS3({ dataDir: path.join(dir, 's3'), port: s3Port });
+    },
+    async close() {
+      for (const served of [bulkServer, billing, generation]) {
+        await new Promise((resolve) => served.server.close(resolve));
+      }
+      await bulk.stop();
+      await connection.close();
+      await bus.close();
+      await broker.close();
+      await s3.stop();
+      await mongo.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A batch upload as the create screen sends it (multipart `zipFile` and `numGenerates`). */
+export async function uploadBatch(
+  bulkUrl: string,
+  userId: string,
+  zip: Buffer,
+  fields: Record<string, string> = { numGenerates: '1' },
+  type = 'application/zip',
+): Promise<{ status: number; body: { bulk_job_uuid?: string; code?: number; error?: string } }> {
+  const form = new FormData();
+  form.append('zipFile', new Blob([new Uint8Array(zip)], { type }), 'images.zip');
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  const response = await fetch(`${bulkUrl}/image-gen/bulk-zip`, {
+    method: 'POST',
+    headers: { 'X-User-Id': userId },
+    body: form,
+  });
+  return { status: response.status, body: (await response.json()) as { code?: number; error?: string } };
+}
