@@ -46,7 +46,7 @@ describe('dev identity provider sign-in', () => {
   it('opens the dialog on a sign-in request and signs in with the credential', async () => {
     const { client, requests } = fakeApiClient({
       'GET /auth/me': [{ status: 401 }, { body: TEST_USER }],
-      'POST /auth/google': { body: { session_key: 'new-session' } },
+      'POST /auth/google': { body: { user: TEST_USER } },
     });
     const { fetchImpl } = credentialFetch({ status: 200, body: { credential: 'id-token' } });
     const originalFetch = globalThis.fetch;
@@ -61,7 +61,7 @@ describe('dev identity provider sign-in', () => {
       await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
       const signIn = requests.find((request) => request.path === '/auth/google');
       expect(signIn?.json).toMatchObject({ credential: 'id-token', access_token: null });
-      expect(client.getSessionKey()).toBe('new-session');
+      expect(client.isSignedIn()).toBe(true);
     } finally {
       globalThis.fetch = originalFetch;
     }

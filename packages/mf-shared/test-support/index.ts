@@ -3,7 +3,13 @@
 import { createElement } from 'react';
 import { render, screen } from '@testing-library/react';
 import { MemoryRouter, type RouteObject } from 'react-router';
-import { createPlatformClient, PlatformProvider, type PlatformClient, type User } from '@productgen/platform-client';
+import {
+  createPlatformClient,
+  PlatformProvider,
+  SIGNED_IN_HINT_NAME,
+  type PlatformClient,
+  type User,
+} from '@productgen/platform-client';
 import {
   clearAllCookies,
   fakeFetch,
@@ -37,7 +43,8 @@ export const NEVER: FakeRoute = () => new Promise<Reply>(() => {});
 
 /**
  * @param routes keyed by "METHOD /path"; an array answers in turn and then repeats its last reply
- * @param signedIn whether a session key is present before the client starts (cookie + storage)
+ * @param signedIn whether this browser signed in before the client starts (the client's signed-in hint; the key
+ *   itself is the API's HttpOnly cookie, which no page script sees)
  */
 export function fakeApiClient(
   routes: Record<string, FakeRoute>,
@@ -46,8 +53,7 @@ export function fakeApiClient(
   clearAllCookies();
   window.localStorage.clear();
   if (signedIn) {
-    document.cookie = 'session_key=test-session; path=/';
-    window.localStorage.setItem('session_key', 'test-session');
+    window.localStorage.setItem(SIGNED_IN_HINT_NAME, 'true');
   }
   const { fetchImpl, uploadImpl, requests } = fakeFetch(routes);
   const client = createPlatformClient({ apiBaseUrl: TEST_API, fetchImpl, uploadImpl, logger: { warn: () => {} } });

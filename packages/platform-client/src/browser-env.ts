@@ -44,6 +44,8 @@ export function xhrUpload({ url, method, headers, body, onProgress }: UploadRequ
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
     request.open(method, url);
+    // The session cookie goes along, as with fetch's credentials: 'include'.
+    request.withCredentials = true;
     for (const [name, value] of Object.entries(headers)) request.setRequestHeader(name, value);
     request.upload.onprogress = (event) => {
       if (event.lengthComputable) onProgress(event.loaded, event.total);

@@ -3,7 +3,7 @@ import { ApiError } from './errors';
 import { PlatformEvents } from './events';
 import { buildPageViewPayload } from './page-view';
 import { captureReferralFromUrl, readReferralCode } from './referral';
-import { SessionKeyStore } from './session-key';
+import { SessionHint } from './session-key';
 import { SessionStore } from './session-store';
 import { Transport, interpretResponse, isRecord } from './transport';
 import type {
@@ -21,8 +21,6 @@ import type {
 export interface PlatformClientOptions {
   /** Absolute address of the API origin, e.g. https://api.productgen.example or http://localhost:8080. */
   apiBaseUrl: string;
-  /** Lifetime of the session cookie in days. */
-  cookieDays?: number;
   storage?: KeyValueStorage;
   fetchImpl?: typeof fetch;
   /** Sends request bodies whose progress is reported (the batch zip); XMLHttpRequest by default. */
@@ -50,18 +48,16 @@ export type PlatformClient = ReturnType<typeof createPlatformClient>;
 export function createPlatformClient(options: PlatformClientOptions) {
   const {
     apiBaseUrl,
-    cookieDays = 30,
     storage = defaultStorage(),
     fetchImpl = defaultFetch(),
     uploadImpl = xhrUpload,
     productName = 'ProductGen',
     logger = console,
   } = options;
-  if (!(cookieDays > 0)) throw new RangeError(`cookieDays must be a positive number, got ${cookieDays}`);
 
   const events = new PlatformEvents();
-  const keys = new SessionKeyStore(storage, cookieDays);
-  const http = new Transport(apiBaseUrl, keys, events, fetchImpl, uploadImpl);
+  const hint = new SessionHint(storage);
+  const http = new Transport(apiBaseUrl, hint, events, fetchImpl, uploadImpl);
 
   /** GET /auth/me: the user, or false on 401 (which does not end the session). No auth-fetched event. */
   async function me(): Promise<User | false> {
@@ -70,22 +66,20 @@ export function createPlatformClient(options: PlatformClientOptions) {
     return interpretResponse<User>(raw);
   }
 
-  const session = new SessionStore(me, keys, events);
+  const session = new SessionStore(me, hint, events);
 
   async function signIn({ credential = null, access_token = null }: SignInCredentials): Promise<SignInResponse> {
     if (!credential && !access_token) throw new TypeError('signIn needs a credential or an access_token');
     const failure = `Failed to verify ${SIGN_IN_PROVIDER} token`;
     const raw = await http.send('authGoogle', {
-      sendSessionKey: false,
       body: { credential, access_token, ref_code: readReferralCode(productName) },
     });
     try {
       if (!raw.ok) throw new ApiError(raw.status, failure);
+      // The API set the session cookie; a browser's answer carries the user, not the key.
       const answer = interpretResponse<SignInResponse>(raw);
-      if (!isRecord(answer) || typeof answer.session_key !== 'string' || !answer.session_key) {
-        throw new ApiError(raw.status, failure);
-      }
-      keys.set(answer.session_key);
+      if (!isRecord(answer) || !isRecord(answer.user)) throw new ApiError(raw.status, failure);
+      hint.set();
       events.emit('auth-refresh');
       return answer;
     } finally {
@@ -93,14 +87,14 @@ export function createPlatformClient(options: PlatformClientOptions) {
     }
   }
 
-  /** POST /auth/logout, then forget the session locally whatever the server said. */
+  /** POST /auth/logout (the API revokes the key and clears its cookie), then forget the hint whatever it said. */
   async function logout(): Promise<void> {
     try {
-      if (keys.get()) await http.call('authLogout');
+      await http.call('authLogout');
     } catch {
       // The key may already be expired or the API unreachable; signing out locally is what matters.
     } finally {
-      keys.clear();
+      hint.clear();
       events.emit('auth-refresh');
     }
   }
@@ -211,11 +205,9 @@ export function createPlatformClient(options: PlatformClientOptions) {
   return {
     events,
     session,
-    /** The session key in use, or null when signed out. */
-    getSessionKey: () => keys.get(),
-    /** Signed in = the session cookie is present (SPEC §4). */
-    isSignedIn: () => keys.hasCookie(),
-    /** Ends the session locally (cookie + storage) and tells every listener. */
+    /** Whether this browser signed in (until the current-user check says otherwise); the cookie is not readable. */
+    isSignedIn: () => hint.isSignedIn(),
+    /** Forgets the session locally and tells every listener. */
     endSession: () => http.endSession(),
     /** Asks every microfrontend to refetch the user (e.g. after credits changed). */
     refreshUser: () => events.emit('auth-refresh'),

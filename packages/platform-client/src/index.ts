@@ -8,8 +8,7 @@ export { resolveApiBaseUrl, type ApiLocation, type PageLocation } from './api-ba
 export { configurePlatformClient, getPlatformClient, resetPlatformClient } from './singleton';
 export { ApiError, isApiError, UNAUTHORIZED } from './errors';
 export { PlatformEvents, type PlatformEvent } from './events';
-export { SESSION_KEY_NAME } from './session-key';
-export { LOCAL_SESSION_KEY } from './transport';
+export { SESSION_KEY_NAME, SIGNED_IN_HINT_NAME } from './session-key';
 export { referralCookieName } from './referral';
 export { buildPageViewPayload } from './page-view';
 export type { SessionState } from './session-store';

@@ -1,47 +1,51 @@
 import type { KeyValueStorage } from './browser-env';
-import { readCookie, removeCookie, writeCookie } from './cookies';
+import { removeCookie } from './cookies';
 
-/** SPEC §3: the session key lives in a cookie and in storage, both under this name. */
+/**
+ * The session key's name: the HttpOnly cookie the API sets at sign-in and clears at logout. Page scripts can neither
+ * read nor write it, so an injected script cannot carry the key away; requests send it with `credentials: 'include'`.
+ */
 export const SESSION_KEY_NAME = 'session_key';
 
-/** Keeps the session key in its two homes. Signed in means the cookie is present (SPEC §4). */
-export class SessionKeyStore {
-  constructor(
-    private readonly storage: KeyValueStorage,
-    private readonly cookieDays: number,
-  ) {}
+/**
+ * A note in storage that this browser signed in, holding no secret: what the page shows before the current-user check
+ * answers (the cookie itself is out of the page's reach), and what other tabs hear about through the storage event.
+ */
+export const SIGNED_IN_HINT_NAME = 'signed_in';
 
-  get(): string | null {
-    return readCookie(SESSION_KEY_NAME) ?? this.readStorage();
+/** Remembers whether this browser holds a session; the server's answer to the current-user check decides. */
+export class SessionHint {
+  constructor(private readonly storage: KeyValueStorage) {
+    // Before the API set the cookie, the page kept the key in script-readable places: forget those copies.
+    this.remove(SESSION_KEY_NAME);
+    removeCookie(SESSION_KEY_NAME);
   }
 
-  hasCookie(): boolean {
-    return readCookie(SESSION_KEY_NAME) !== undefined;
-  }
-
-  set(key: string): void {
-    writeCookie(SESSION_KEY_NAME, key, { days: this.cookieDays });
+  isSignedIn(): boolean {
     try {
-      this.storage.setItem(SESSION_KEY_NAME, key);
+      return this.storage.getItem(SIGNED_IN_HINT_NAME) === 'true';
     } catch {
-      // Storage can be disabled (private browsing, quota): the cookie alone still carries the session.
+      return false;
+    }
+  }
+
+  set(): void {
+    try {
+      this.storage.setItem(SIGNED_IN_HINT_NAME, 'true');
+    } catch {
+      // Storage can be disabled (private browsing, quota): the cookie still carries the session.
     }
   }
 
   clear(): void {
-    removeCookie(SESSION_KEY_NAME);
-    try {
-      this.storage.removeItem(SESSION_KEY_NAME);
-    } catch {
-      // See set(): nothing more to clear when storage is unavailable.
-    }
+    this.remove(SIGNED_IN_HINT_NAME);
   }
 
-  private readStorage(): string | null {
+  private remove(name: string): void {
     try {
-      return this.storage.getItem(SESSION_KEY_NAME);
+      this.storage.removeItem(name);
     } catch {
-      return null;
+      // See set(): nothing to clear when storage is unavailable.
     }
   }
 }

@@ -1,12 +1,12 @@
 import type { PlatformEvents } from './events';
-import { SESSION_KEY_NAME, type SessionKeyStore } from './session-key';
+import { SIGNED_IN_HINT_NAME, type SessionHint } from './session-key';
 import type { User } from './types';
 
 export interface SessionState {
   user: User | null;
   /** True until the first current-user check answers, and during every refetch. */
   loading: boolean;
-  /** While loading: whether the session cookie is present; afterwards: whether the server knows the user. */
+  /** While loading: whether this browser signed in (the hint); afterwards: whether the server knows the user. */
   signedIn: boolean;
   /** The last failure of the current-user check other than "not signed in" (network, server error). */
   error: Error | null;
@@ -37,10 +37,10 @@ export class SessionStore {
 
   constructor(
     private readonly fetchUser: () => Promise<User | false>,
-    private readonly keys: SessionKeyStore,
+    private readonly hint: SessionHint,
     private readonly events: PlatformEvents,
   ) {
-    this.state = { user: null, loading: true, signedIn: keys.hasCookie(), error: null };
+    this.state = { user: null, loading: true, signedIn: hint.isSignedIn(), error: null };
   }
 
   getSnapshot = (): SessionState => this.state;
@@ -65,8 +65,8 @@ export class SessionStore {
     const load = ++this.latestLoad;
     if (!options.quiet) {
       this.cancelPendingRetry();
-      // Until the server answers, the cookie is the best evidence (SPEC §4: signed in = session cookie present).
-      this.update({ loading: true, signedIn: this.keys.hasCookie() });
+      // Until the server answers, the hint is the best evidence (the HttpOnly cookie is out of the page's reach).
+      this.update({ loading: true, signedIn: this.hint.isSignedIn() });
     }
     try {
       const user = await this.fetchUser();
@@ -98,9 +98,9 @@ export class SessionStore {
   private attach(): () => void {
     const refresh = () => void this.refresh();
     const offRefresh = this.events.on('auth-refresh', refresh);
-    // Another tab signed in or out: its storage write reaches us as a storage event (key null = storage cleared).
+    // Another tab signed in or out: its hint write reaches us as a storage event (key null = storage cleared).
     const onStorage = (event: StorageEvent) => {
-      if (event.key === SESSION_KEY_NAME || event.key === null) this.events.emit('auth-refresh');
+      if (event.key === SIGNED_IN_HINT_NAME || event.key === null) this.events.emit('auth-refresh');
     };
     if (typeof window !== 'undefined') window.addEventListener('storage', onStorage);
     refresh();

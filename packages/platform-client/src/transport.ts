@@ -2,12 +2,8 @@ import { fillPath, routePaths, type PathParams, type RoutePathId } from '@produc
 import type { UploadImpl } from './browser-env';
 import { ApiError, UNAUTHORIZED } from './errors';
 import type { PlatformEvents } from './events';
-import type { SessionKeyStore } from './session-key';
+import type { SessionHint } from './session-key';
 import type { Answer } from './types';
-
-/** Key sent to a local API when nobody is signed in (SPEC §7), so local development works without sign-in. */
-export const LOCAL_SESSION_KEY = 'local';
-const LOCAL_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 export type QueryValue = string | number | undefined;
 
@@ -17,8 +13,6 @@ export interface RequestOptions<Id extends RoutePathId = RoutePathId> {
   /** A plain value is sent as JSON; FormData is sent as multipart with the browser's boundary. */
   body?: unknown;
   query?: Record<string, QueryValue>;
-  /** Sign-in is the one call that sends no session key. */
-  sendSessionKey?: boolean;
   /** Emit auth-fetched once the response arrives (every call but the current-user check). */
   emitFetched?: boolean;
   /** Message for a non-OK answer that carries no error field of its own. */
@@ -35,11 +29,10 @@ export interface RawResponse {
 
 export class Transport {
   private readonly baseUrl: string;
-  private readonly apiIsLocal: boolean;
 
   constructor(
     apiBaseUrl: string,
-    private readonly keys: SessionKeyStore,
+    private readonly hint: SessionHint,
     private readonly events: PlatformEvents,
     private readonly fetchImpl: typeof fetch,
     private readonly uploadImpl: UploadImpl,
@@ -54,7 +47,6 @@ export class Transport {
       throw new TypeError(`apiBaseUrl must use http or https, got ${JSON.stringify(apiBaseUrl)}`);
     }
     this.baseUrl = apiBaseUrl.replace(/\/+$/, '');
-    this.apiIsLocal = LOCAL_HOSTNAMES.has(parsed.hostname);
   }
 
   url(path: string, query?: Record<string, QueryValue>): string {
@@ -73,14 +65,12 @@ export class Transport {
 
   /** Sends one request of the route `id` and parses the answer; applies none of the error rules. */
   async send<Id extends RoutePathId>(id: Id, options: RequestOptions<Id> = {}): Promise<RawResponse> {
-    const { body, query, params, sendSessionKey = true, onUploadProgress } = options;
+    const { body, query, params, onUploadProgress } = options;
     const url = this.url(filledPath(id, params), query);
     const { method } = routePaths[id];
     const isForm = typeof FormData !== 'undefined' && body instanceof FormData;
     const headers: Record<string, string> = {};
     if (!isForm) headers['Content-Type'] = 'application/json';
-    const sessionKey = sendSessionKey ? this.sessionKeyToSend() : null;
-    if (sessionKey) headers['X-Session-Key'] = sessionKey;
 
     if (onUploadProgress && isForm && method === 'POST') {
       const answer = await this.uploadImpl({
@@ -93,9 +83,11 @@ export class Transport {
       return { status: answer.status, ok: answer.status >= 200 && answer.status < 300, body: parseBody(answer.text) };
     }
 
+    // The session is the API's HttpOnly cookie: sent with every call (the API is another origin of the same site).
     const response = await this.fetchImpl(url, {
       method,
       headers,
+      credentials: 'include',
       body: body === undefined ? undefined : isForm ? (body as FormData) : JSON.stringify(body),
     });
     return { status: response.status, ok: response.ok, body: parseBody(await response.text()) };
@@ -116,12 +108,8 @@ export class Transport {
   }
 
   endSession(): void {
-    this.keys.clear();
+    this.hint.clear();
     this.events.emit('auth-refresh');
-  }
-
-  private sessionKeyToSend(): string | null {
-    return this.keys.get() ?? (this.apiIsLocal ? LOCAL_SESSION_KEY : null);
   }
 }
 

@@ -43,7 +43,8 @@ export type {
   User,
 } from '@productgen/contracts';
 
-export type SignInResponse = AuthSession;
+/** Sign-in as a browser gets it: the key went into the API's HttpOnly cookie, not into the answer. */
+export type SignInResponse = Omit<AuthSession, 'session_key'>;
 export type ImageAnalysis = AnalysisResult;
 export type ImageGenResponse = GenerationStarted;
 export type GenerationState = GenerationStatusValue;

@@ -13,6 +13,8 @@ export interface RecordedRequest {
   path: string;
   method: string;
   headers: Record<string, string>;
+  /** fetch's credentials mode; the upload channel (XMLHttpRequest withCredentials) records 'include'. */
+  credentials: RequestCredentials | undefined;
   body: BodyInit | null | undefined;
   json: unknown;
 }
@@ -36,6 +38,7 @@ export function fakeFetch(routes: Record<string, FakeRoute>) {
     method: string,
     headers: Record<string, string>,
     body: BodyInit | null | undefined,
+    credentials: RequestCredentials | undefined,
   ) => {
     const url = new URL(input);
     const request: RecordedRequest = {
@@ -43,6 +46,7 @@ export function fakeFetch(routes: Record<string, FakeRoute>) {
       path: url.pathname,
       method,
       headers: { ...headers },
+      credentials,
       body,
       json: typeof body === 'string' ? JSON.parse(body) : undefined,
     };
@@ -67,13 +71,14 @@ export function fakeFetch(routes: Record<string, FakeRoute>) {
       init.method ?? 'GET',
       init.headers as Record<string, string>,
       init.body,
+      init.credentials,
     );
     return { status, ok: status >= 200 && status < 300, text: async () => text } as Response;
   };
 
   const uploadImpl: UploadImpl = async ({ url, method, headers, body, onProgress }) => {
     for (const share of FAKE_UPLOAD_STEPS) onProgress(share * FAKE_UPLOAD_BYTES, FAKE_UPLOAD_BYTES);
-    return answer(url, method, headers, body);
+    return answer(url, method, headers, body, 'include');
   };
 
   return { fetchImpl: fetchImpl as typeof fetch, uploadImpl, requests };

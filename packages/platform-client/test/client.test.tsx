@@ -2,6 +2,7 @@ import {
   ApiError,
   createPlatformClient,
   SESSION_KEY_NAME,
+  SIGNED_IN_HINT_NAME,
   type PlatformClientOptions,
 } from '@productgen/platform-client';
 import { clearAllCookies, cookieValue, fakeFetch, type Reply } from '@productgen/platform-client/test-support';
@@ -26,9 +27,9 @@ function setup(routes: Parameters<typeof fakeFetch>[0], options: Partial<Platfor
   return { client, requests: fake.requests, emitted };
 }
 
-function signedInAs(key: string) {
-  document.cookie = `${SESSION_KEY_NAME}=${key}; path=/`;
-  window.localStorage.setItem(SESSION_KEY_NAME, key);
+/** What a sign-in leaves in the page: the hint only (the key is in the API's HttpOnly cookie, out of reach). */
+function signedIn() {
+  window.localStorage.setItem(SIGNED_IN_HINT_NAME, 'true');
 }
 
 beforeEach(() => {
@@ -38,64 +39,49 @@ beforeEach(() => {
 });
 
 describe('request headers', () => {
-  it('sends the session key and a JSON content type on ordinary calls', async () => {
-    signedInAs('key-123');
+  it('sends the session cookie (credentials include) and a JSON content type, never a key header', async () => {
+    signedIn();
     const { client, requests } = setup({ 'POST /user/settings/close-tooltip': { body: { success: true } } });
 
     await client.closeTooltip('enter_site_url');
 
-    expect(requests[0]?.headers).toEqual({ 'Content-Type': 'application/json', 'X-Session-Key': 'key-123' });
+    expect(requests[0]?.headers).toEqual({ 'Content-Type': 'application/json' });
+    expect(requests[0]?.credentials).toBe('include');
     expect(requests[0]?.json).toEqual({ name: 'enter_site_url' });
     expect(requests[0]?.url.href).toBe(`${REMOTE_API}/user/settings/close-tooltip`);
   });
 
-  it('falls back to the key kept in storage when the cookie is gone', async () => {
-    window.localStorage.setItem(SESSION_KEY_NAME, 'stored-key');
-    const { client, requests } = setup({ 'GET /configlist': { body: { maxBatch: 200 } } });
-
-    await expect(client.configList()).resolves.toEqual({ maxBatch: 200 });
-    expect(requests[0]?.headers['X-Session-Key']).toBe('stored-key');
-  });
-
-  it('sends no key to a remote API when signed out', async () => {
-    const { client, requests } = setup({ 'GET /image-gen/categories': { body: [{ id: 'shoes', name: 'Shoes' }] } });
+  it.each([LOCAL_API, REMOTE_API])('sends no key header to %s when signed out either', async (apiBaseUrl) => {
+    const { client, requests } = setup(
+      { 'GET /image-gen/categories': { body: [{ id: 'shoes', name: 'Shoes' }] } },
+      { apiBaseUrl },
+    );
 
     await expect(client.categories()).resolves.toEqual([{ id: 'shoes', name: 'Shoes' }]);
     expect(requests[0]?.headers).not.toHaveProperty('X-Session-Key');
+    expect(requests[0]?.credentials).toBe('include');
   });
 
-  it.each([LOCAL_API, 'http://127.0.0.1:8080/api/'])(
-    'uses the key "local" for a local API (%s) when signed out',
-    async (apiBaseUrl) => {
-      const { client, requests } = setup(
-        { 'GET /image-gen/categories': { body: [] }, 'GET /api/image-gen/categories': { body: [] } },
-        { apiBaseUrl },
-      );
+  it('forgets a key an older version kept where page scripts could read it', () => {
+    document.cookie = `${SESSION_KEY_NAME}=old-key; path=/`;
+    window.localStorage.setItem(SESSION_KEY_NAME, 'old-key');
 
-      await client.categories();
+    setup({});
 
-      expect(requests[0]?.headers['X-Session-Key']).toBe('local');
-    },
-  );
-
-  it('prefers a real key over "local" on a local API', async () => {
-    signedInAs('real-key');
-    const { client, requests } = setup({ 'GET /records': { body: { records: [] } } }, { apiBaseUrl: LOCAL_API });
-
-    await client.records();
-
-    expect(requests[0]?.headers['X-Session-Key']).toBe('real-key');
+    expect(cookieValue(SESSION_KEY_NAME)).toBeUndefined();
+    expect(window.localStorage.getItem(SESSION_KEY_NAME)).toBeNull();
   });
 
   it('sends multipart form data without a JSON content type for a bulk zip', async () => {
-    signedInAs('key-1');
+    signedIn();
     const { client, requests } = setup({ 'POST /image-gen/bulk-zip': { body: { bulk_job_uuid: 'job-1' } } });
     const zip = new Blob([new Uint8Array([0x50, 0x4b, 0x03, 0x04])], { type: 'application/zip' });
 
     await expect(client.bulkZip({ zip, numGenerates: 3 })).resolves.toEqual({ bulk_job_uuid: 'job-1' });
 
     const request = requests[0]!;
-    expect(request.headers).toEqual({ 'X-Session-Key': 'key-1' });
+    expect(request.headers).toEqual({});
+    expect(request.credentials).toBe('include');
     expect(request.body).toBeInstanceOf(FormData);
     const form = request.body as FormData;
     expect((form.get('zipFile') as File).name).toBe('images.zip');
@@ -112,7 +98,7 @@ describe('request headers', () => {
   });
 
   it('sends a bulk zip through the upload channel when progress is asked for, and reports the share sent', async () => {
-    signedInAs('key-1');
+    signedIn();
     const { client, requests } = setup({ 'POST /image-gen/bulk-zip': { body: { bulk_job_uuid: 'job-3' } } });
     const shares: number[] = [];
 
@@ -124,12 +110,13 @@ describe('request headers', () => {
 
     expect(answer).toEqual({ bulk_job_uuid: 'job-3' });
     expect(shares).toEqual([0.5, 1]);
-    expect(requests[0]?.headers).toEqual({ 'X-Session-Key': 'key-1' });
+    expect(requests[0]?.headers).toEqual({});
+    expect(requests[0]?.credentials).toBe('include');
     expect((requests[0]?.body as FormData).get('numGenerates')).toBe('2');
   });
 
   it('applies the error rules to an upload-channel answer: the error field is thrown, 401 ends the session', async () => {
-    signedInAs('key-1');
+    signedIn();
     const { client, emitted } = setup({
       'POST /image-gen/bulk-zip': [
         { status: 402, body: { code: 402, error: 'Not enough credits' } },
@@ -140,7 +127,7 @@ describe('request headers', () => {
 
     await expect(upload()).rejects.toMatchObject({ code: 402, error: 'Not enough credits' });
     await expect(upload()).rejects.toMatchObject({ code: 401, error: 'Unauthorized' });
-    expect(client.getSessionKey()).toBeNull();
+    expect(client.isSignedIn()).toBe(false);
     expect(emitted).toContain('auth-refresh');
   });
 
@@ -161,25 +148,24 @@ describe('request headers', () => {
 
 describe('401 and error handling', () => {
   it('ends the session on a 401 and throws Unauthorized', async () => {
-    signedInAs('expired');
+    signedIn();
     const { client, emitted } = setup({ 'GET /records': { status: 401, body: { code: 401, error: 'Unauthorized' } } });
 
     const failure = client.records();
 
     await expect(failure).rejects.toBeInstanceOf(ApiError);
     await expect(failure).rejects.toMatchObject({ code: 401, error: 'Unauthorized' });
-    expect(cookieValue(SESSION_KEY_NAME)).toBeUndefined();
-    expect(window.localStorage.getItem(SESSION_KEY_NAME)).toBeNull();
+    expect(window.localStorage.getItem(SIGNED_IN_HINT_NAME)).toBeNull();
     expect(client.isSignedIn()).toBe(false);
     expect(emitted).toEqual(['auth-refresh', 'auth-fetched']);
   });
 
   it('treats a 401 from the current-user check as signed out without ending the session or emitting', async () => {
-    signedInAs('key-9');
+    signedIn();
     const { client, emitted } = setup({ 'GET /auth/me': { status: 401 } });
 
     await expect(client.me()).resolves.toBe(false);
-    expect(cookieValue(SESSION_KEY_NAME)).toBe('key-9');
+    expect(client.isSignedIn()).toBe(true);
     expect(emitted).toEqual([]);
   });
 
@@ -353,7 +339,7 @@ describe('calls and payloads', () => {
 
 describe('sign-in, referral and sign-out', () => {
   it('stores the ref query parameter in the productgen_ref_code cookie and sends it at sign-in', async () => {
-    const { client, requests, emitted } = setup({ 'POST /auth/google': { body: { session_key: 'new-key' } } });
+    const { client, requests, emitted } = setup({ 'POST /auth/google': { body: { user: { name: 'Ada' } } } });
 
     expect(client.captureReferralFromUrl('https://productgen.test/?ref=FRIEND42&utm=x')).toBe('FRIEND42');
     expect(cookieValue('productgen_ref_code')).toBe('FRIEND42');
@@ -362,15 +348,17 @@ describe('sign-in, referral and sign-out', () => {
 
     expect(requests[0]?.json).toEqual({ credential: 'id-token', access_token: null, ref_code: 'FRIEND42' });
     expect(requests[0]?.headers).not.toHaveProperty('X-Session-Key');
-    expect(cookieValue(SESSION_KEY_NAME)).toBe('new-key');
-    expect(window.localStorage.getItem(SESSION_KEY_NAME)).toBe('new-key');
+    expect(requests[0]?.credentials).toBe('include');
+    // The key stays in the API's HttpOnly cookie: nothing of it in the page's cookies or storage.
+    expect(cookieValue(SESSION_KEY_NAME)).toBeUndefined();
+    expect(window.localStorage.getItem(SESSION_KEY_NAME)).toBeNull();
     expect(client.isSignedIn()).toBe(true);
     expect(emitted).toEqual(['auth-refresh', 'auth-fetched']);
   });
 
   it('sends ref_code null without a referral and ignores a URL without ref', async () => {
     const { client, requests } = setup(
-      { 'POST /auth/google': { body: { session_key: 'k' } } },
+      { 'POST /auth/google': { body: { user: { name: 'Ada' } } } },
       { productName: 'Acme Studio', apiBaseUrl: LOCAL_API },
     );
 
@@ -394,15 +382,15 @@ describe('sign-in, referral and sign-out', () => {
     await expect(client.signIn({})).rejects.toThrow('signIn needs a credential or an access_token');
   });
 
-  it('logs out on the server and forgets the key even when the server call fails', async () => {
-    signedInAs('k1');
+  it('logs out on the server (which clears the cookie) and forgets the session even when the call fails', async () => {
+    signedIn();
     const { client, requests, emitted } = setup({ 'POST /auth/logout': { status: 500 } });
 
     await client.logout();
 
     expect(requests[0]?.url.pathname).toBe('/auth/logout');
-    expect(requests[0]?.headers['X-Session-Key']).toBe('k1');
-    expect(client.getSessionKey()).toBeNull();
+    expect(requests[0]?.credentials).toBe('include');
+    expect(client.isSignedIn()).toBe(false);
     expect(emitted).toContain('auth-refresh');
   });
 });

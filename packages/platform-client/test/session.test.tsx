@@ -6,7 +6,7 @@ import {
   getPlatformClient,
   PlatformProvider,
   resetPlatformClient,
-  SESSION_KEY_NAME,
+  SIGNED_IN_HINT_NAME,
   startPaymentReturnRefresh,
   useCredits,
   useSession,
@@ -40,7 +40,7 @@ beforeEach(() => {
 
 describe('useSession', () => {
   it('fetches the user at start and again on every auth-refresh from any microfrontend', async () => {
-    document.cookie = `${SESSION_KEY_NAME}=k1; path=/`;
+    window.localStorage.setItem(SIGNED_IN_HINT_NAME, 'true');
     const { fetchImpl, requests } = fakeFetch({
       'GET /auth/me': userReplies({ name: 'Ada', credits: 10 }, { name: 'Ada', credits: 4 }),
     });
@@ -63,7 +63,7 @@ describe('useSession', () => {
   });
 
   it("keeps fetching quietly while a new account's credits are pending, then stops", async () => {
-    document.cookie = `${SESSION_KEY_NAME}=k1; path=/`;
+    window.localStorage.setItem(SIGNED_IN_HINT_NAME, 'true');
     const { fetchImpl, requests } = fakeFetch({
       'GET /auth/me': [
         { body: { email: 'a@b.test', name: 'Ada', credits: 0, credits_pending: true } },
@@ -98,7 +98,7 @@ describe('useSession', () => {
     expect(screen.getByTestId('credits')).toHaveTextContent('none');
   });
 
-  it('refetches when another tab changes the session key', async () => {
+  it('refetches when another tab signs in or out', async () => {
     const { fetchImpl } = fakeFetch({ 'GET /auth/me': userReplies(401, { name: 'Grace', credits: 3 }) });
     const client = createPlatformClient({ apiBaseUrl: API, fetchImpl });
     render(
@@ -109,15 +109,15 @@ describe('useSession', () => {
     await waitFor(() => expect(screen.getByTestId('state')).toHaveTextContent('signed out'));
 
     act(() => {
-      document.cookie = `${SESSION_KEY_NAME}=from-other-tab; path=/`;
-      window.dispatchEvent(new StorageEvent('storage', { key: SESSION_KEY_NAME, newValue: 'from-other-tab' }));
+      window.localStorage.setItem(SIGNED_IN_HINT_NAME, 'true');
+      window.dispatchEvent(new StorageEvent('storage', { key: SIGNED_IN_HINT_NAME, newValue: 'true' }));
     });
 
     await waitFor(() => expect(screen.getByTestId('state')).toHaveTextContent('signed in as Grace'));
   });
 
   it('signs out everywhere: the 401 of another call ends the session and the hook follows', async () => {
-    document.cookie = `${SESSION_KEY_NAME}=k1; path=/`;
+    window.localStorage.setItem(SIGNED_IN_HINT_NAME, 'true');
     const { fetchImpl } = fakeFetch({
       'GET /auth/me': userReplies({ name: 'Ada', credits: 1 }, 401),
       'GET /records': { status: 401 },
@@ -139,7 +139,7 @@ describe('useSession', () => {
   });
 
   it('signOut calls logout and clears the session', async () => {
-    document.cookie = `${SESSION_KEY_NAME}=k1; path=/`;
+    window.localStorage.setItem(SIGNED_IN_HINT_NAME, 'true');
     const { fetchImpl, requests } = fakeFetch({
       'GET /auth/me': userReplies({ name: 'Ada', credits: 1 }, 401),
       'POST /auth/logout': { body: { success: true } },

@@ -5,6 +5,7 @@ class RecordingXhr {
   static last: RecordingXhr | null = null;
   opened: [string, string] | null = null;
   headers: Record<string, string> = {};
+  withCredentials = false;
   sent: unknown = null;
   status = 0;
   responseText = '';
@@ -44,7 +45,7 @@ function start(onProgress: (loaded: number, total: number) => void = () => {}) {
   const answer = xhrUpload({
     url: 'https://api.example/image-gen/bulk-zip',
     method: 'POST',
-    headers: { 'X-Session-Key': 'key-1' },
+    headers: { 'X-Request-Id': 'req-1' },
     body,
     onProgress,
   });
@@ -57,7 +58,9 @@ describe('xhrUpload: the upload channel on XMLHttpRequest', () => {
     const reports: Array<[number, number]> = [];
     const { answer, xhr, body } = start((loaded, total) => reports.push([loaded, total]));
     expect(xhr.opened).toEqual(['POST', 'https://api.example/image-gen/bulk-zip']);
-    expect(xhr.headers).toEqual({ 'X-Session-Key': 'key-1' });
+    expect(xhr.headers).toEqual({ 'X-Request-Id': 'req-1' });
+    // The session cookie goes along, as fetch's credentials: 'include' sends it.
+    expect(xhr.withCredentials).toBe(true);
     expect(xhr.sent).toBe(body);
 
     xhr.upload.onprogress?.({ lengthComputable: false, loaded: 10, total: 0 });

@@ -33,7 +33,14 @@ import {
   validationView,
   type BodyLimits,
 } from './domain/routing';
-import { presentedSessionKey } from './domain/session';
+import {
+  clearedSessionCookie,
+  CROSS_SITE_REFUSAL_MESSAGE,
+  isBrowserRequest,
+  isStateChangeFromAllowedPage,
+  sessionCookie,
+} from './domain/browser-session';
+import { presentedSession } from './domain/session';
 import {
   assignCspNonce,
   corsPolicy,
@@ -83,10 +90,12 @@ function resolveRoute(routes: readonly ApiRoute[]): RequestHandler {
       res.setHeader('Allow', allowHeader(match.allowedMethods));
       throw AppError.methodNotAllowed();
     }
+    const session = presentedSession(req.headers);
     setRequestState(res, {
       route: match.route,
       params: match.params,
-      sessionKey: presentedSessionKey(req.headers, match.route),
+      sessionKey: session?.key,
+      sessionSource: session?.source,
     });
     // Download links are <img> and <a> on the web origin's pages. Chromium counts two ports of one IP address
     // (127.0.0.1:3000 / :8080) as different sites, so same-site would blank every image there. Nothing leaks: a
@@ -96,14 +105,38 @@ function resolveRoute(routes: readonly ApiRoute[]): RequestHandler {
   };
 }
 
+/**
+ * Cross-site request forgery: the browser adds the session cookie to any request to the API, including a form or
+ * fetch another site's page sends, so every state change must come from the API itself or an allowed web origin.
+ */
+function refuseCrossSiteStateChanges(config: GatewayConfig): RequestHandler {
+  return (req, _res, next) => {
+    const fetchSite = req.headers['sec-fetch-site'];
+    const allowed = isStateChangeFromAllowedPage(
+      {
+        method: req.method,
+        origin: req.headers.origin,
+        fetchSite: Array.isArray(fetchSite) ? fetchSite[0] : fetchSite,
+        host: req.headers.host,
+      },
+      config.WEB_ORIGINS,
+    );
+    next(allowed ? undefined : AppError.forbidden(CROSS_SITE_REFUSAL_MESSAGE));
+  };
+}
+
 function authenticate(sessions: SessionVerifier, logger: Logger): RequestHandler {
-  return async (_req, res, next) => {
+  return async (req, res, next) => {
     const state = stateOf(res);
     const { route, sessionKey } = state;
     if (route.auth === 'none') return next();
     if (route.auth === 'session') {
       const userId = sessionKey ? await sessions.verify(sessionKey) : undefined;
-      if (!userId) throw AppError.unauthorized();
+      if (!userId) {
+        // A browser holding a key auth no longer knows (logged out elsewhere, expired) forgets it.
+        if (state.sessionSource === 'cookie') res.append('Set-Cookie', clearedSessionCookie(req.secure));
+        throw AppError.unauthorized();
+      }
       state.userId = userId;
       return next();
     }
@@ -226,17 +259,31 @@ function dispatch(deps: GatewayAppDeps, routes: readonly ApiRoute[]): RequestHan
       // Forget the key now and again once auth has answered, so no check that ran in between can keep it alive.
       deps.sessions.evict(sessionKey);
       res.once('finish', () => deps.sessions.evict(sessionKey));
+      res.append('Set-Cookie', clearedSessionCookie(req.secure));
     }
     await deps.forwarder.forward(req, res, {
       owner: route.owner,
       userId: state.userId,
+      sessionKey: state.sessionKey,
       body: state.rawBody,
       requestId: String(req.id),
       webOrigin: isAllowedWebOrigin(req.headers.origin, req.headers.host, deps.config.WEB_ORIGINS)
         ? req.headers.origin
         : undefined,
+      rewriteJsonAnswer:
+        route.id === 'authGoogle' ? (status, body) => startBrowserSession(req, res, status, body) : undefined,
     });
   };
+
+  /** A successful sign-in sets the HttpOnly session cookie; a browser's answer then carries no key of its own. */
+  function startBrowserSession(req: Request, res: Response, status: number, body: unknown): unknown {
+    if (status !== 200 || typeof body !== 'object' || body === null) return body;
+    const { session_key: sessionKey, ...rest } = body as Record<string, unknown>;
+    if (typeof sessionKey !== 'string' || sessionKey === '') return body;
+    const maxAgeSeconds = deps.config.SESSION_COOKIE_DAYS * 24 * 60 * 60;
+    res.append('Set-Cookie', sessionCookie(sessionKey, { secure: req.secure, maxAgeSeconds }));
+    return isBrowserRequest(req.headers) ? rest : body;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------- the app
@@ -295,6 +342,7 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
 
   app.use(
     resolveRoute(routes),
+    refuseCrossSiteStateChanges(config),
     rateLimiters.signIn,
     rateLimiters.perSession,
     authenticate(deps.sessions, logger),

@@ -96,6 +96,8 @@ export const gatewayConfigSchema = z
     /** How long a verified session key is trusted without asking auth again; 0 disables the cache. */
     SESSION_CACHE_TTL_MS: nonNegativeInt(5000),
     SESSION_CACHE_MAX_ENTRIES: envFields.positiveInt(10_000),
+    /** Lifetime of the HttpOnly session cookie set at sign-in (auth ends the session itself after its own limits). */
+    SESSION_COOKIE_DAYS: envFields.positiveInt(30),
     SESSION_VERIFY_TIMEOUT_MS: envFields.positiveInt(3000),
     /** Longest silence from an owning service (connect, or between bytes) before the request fails with 504. */
     UPSTREAM_TIMEOUT_MS: envFields.positiveInt(30_000),

@@ -7,6 +7,7 @@ import type { RequestHandler } from 'express';
 import { MemoryStore, rateLimit, type RateLimitInfo } from 'express-rate-limit';
 import helmet from 'helmet';
 import type { GatewayConfig } from './config';
+import type { SessionKeySource } from './domain/session';
 import { ipBucket, isSignInRoute, secondsUntil, sessionBucket, tooManyRequestsMessage } from './domain/rate-limit-keys';
 import { isAllowedWebOrigin, isPotentiallyTrustworthy } from './domain/web-origins';
 
@@ -15,6 +16,8 @@ export interface RequestState {
   route: ApiRoute;
   params: Record<string, string>;
   sessionKey: string | undefined;
+  /** Where the key came from; a key from the cookie is cleared from the browser when auth refuses it. */
+  sessionSource: SessionKeySource | undefined;
   userId?: string;
   /** Bytes read by the gateway (buffered routes). */
   rawBody?: Buffer;

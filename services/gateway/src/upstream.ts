@@ -30,6 +30,9 @@ const HOP_BY_HOP = new Set([
 /** Headers only the gateway may set on the way in: a client sending them is ignored. */
 const TRUSTED_REQUEST_HEADERS = [
   'x-user-id',
+  'x-session-key',
+  // The session cookie is the gateway's to read; the services get the verified user instead.
+  'cookie',
   'x-request-id',
   'x-forwarded-for',
   'x-forwarded-proto',
@@ -41,11 +44,18 @@ export interface ForwardPlan {
   owner: UpstreamOwner;
   /** Verified user, sent as X-User-Id; absent for anonymous requests. */
   userId: string | undefined;
+  /** The presented session key, sent to auth alone as X-Session-Key (from the header or the browser's cookie). */
+  sessionKey: string | undefined;
   /** The body the gateway read (and validated); undefined streams the request itself. */
   body: Buffer | undefined;
   requestId: string;
   /** The caller's Origin when the CORS allowlist accepted it, sent as X-Web-Origin. */
   webOrigin: string | undefined;
+  /**
+   * Reads a JSON answer whole and sends what this returns instead (sign-in: the session moves into a cookie). May set
+   * response headers; small answers only.
+   */
+  rewriteJsonAnswer?: (status: number, body: unknown) => unknown;
 }
 
 export interface UpstreamForwarder {
@@ -87,10 +97,10 @@ function forwardableHeaders(
 }
 
 function requestHeaders(req: Request, plan: ForwardPlan): Record<string, string | string[]> {
-  // The session key is auth's business only (logout revokes it); the others trust X-User-Id.
-  const drop = plan.owner === 'auth' ? TRUSTED_REQUEST_HEADERS : [...TRUSTED_REQUEST_HEADERS, 'x-session-key'];
-  const headers = forwardableHeaders(req.headers, [...drop, 'traceparent', 'tracestate']);
+  const headers = forwardableHeaders(req.headers, [...TRUSTED_REQUEST_HEADERS, 'traceparent', 'tracestate']);
   if (plan.userId) headers['x-user-id'] = plan.userId;
+  // The session key is auth's business only (logout revokes it); the others trust the verified user.
+  if (plan.owner === 'auth' && plan.sessionKey) headers['x-session-key'] = plan.sessionKey;
   headers['x-request-id'] = plan.requestId;
   if (plan.webOrigin) headers[WEB_ORIGIN_HEADER.toLowerCase()] = plan.webOrigin;
   injectTraceHeaders(headers);
@@ -193,6 +203,20 @@ export function createUpstreamForwarder(options: UpstreamForwarderOptions): Upst
     const responseHeaders = forwardableHeaders(answer.headers);
     for (const [name, value] of Object.entries(responseHeaders)) {
       if (!name.startsWith('access-control-')) res.setHeader(name, value);
+    }
+    if (plan.rewriteJsonAnswer && String(answer.headers['content-type'] ?? '').includes('json')) {
+      try {
+        const rewritten = plan.rewriteJsonAnswer(answer.statusCode, await answer.body.json());
+        res.removeHeader('content-length');
+        res.removeHeader('content-encoding');
+        res.json(rewritten);
+      } catch (error) {
+        logger.warn({ err: error, target: plan.owner }, 'answer of the owning service could not be read');
+        if (!res.headersSent) throw AppError.badGateway(SERVICE_UNAVAILABLE_MESSAGE, { target: plan.owner });
+      } finally {
+        res.off('close', onClientGone);
+      }
+      return;
     }
     // Request logging, tracing, drain tracking and the rate limiters each watch 'close' once per response; the
     // stream pipeline adds its own. That is a fixed dozen per response, not a leak, so lift Node's warning level.

@@ -5,7 +5,8 @@ import { AnalyticsLog, OTHER_BUCKET } from '../src/domain/analytics';
 import { escapeHtml } from '../src/domain/docs-page';
 import { ipBucket, secondsUntil, tooManyRequestsMessage } from '../src/domain/rate-limit-keys';
 import { allowHeader, bodyPolicy, formatBytes, servedRoutes, validationView } from '../src/domain/routing';
-import { presentedSessionKey, SessionCache } from '../src/domain/session';
+import { isStateChangeFromAllowedPage } from '../src/domain/browser-session';
+import { presentedSession, SessionCache } from '../src/domain/session';
 
 describe('SessionCache', () => {
   function cacheAt(clock: { now: number }, ttlMs = 5000, maxEntries = 100) {
@@ -48,14 +49,49 @@ describe('SessionCache', () => {
   });
 });
 
-describe('presentedSessionKey', () => {
-  it('prefers the header and reads the cookie only on download routes', () => {
+describe('presentedSession', () => {
+  it('prefers the header (API clients) and otherwise reads the session cookie (browsers), on every route', () => {
     const cookie = 'a=1; session_key=from-cookie';
-    expect(presentedSessionKey({ 'x-session-key': 'from-header', cookie }, routes.downloadImage)).toBe('from-header');
-    expect(presentedSessionKey({ cookie }, routes.downloadImage)).toBe('from-cookie');
-    expect(presentedSessionKey({ cookie }, routes.authMe)).toBeUndefined();
-    expect(presentedSessionKey({ 'x-session-key': '   ' }, routes.authMe)).toBeUndefined();
-    expect(presentedSessionKey({ 'x-session-key': 'k'.repeat(600) }, routes.authMe)).toBeUndefined();
+    expect(presentedSession({ 'x-session-key': 'from-header', cookie })).toEqual({
+      key: 'from-header',
+      source: 'header',
+    });
+    expect(presentedSession({ cookie })).toEqual({ key: 'from-cookie', source: 'cookie' });
+    expect(presentedSession({ 'x-session-key': '   ' })).toBeUndefined();
+    expect(presentedSession({ 'x-session-key': 'k'.repeat(600) })).toBeUndefined();
+    expect(presentedSession({ cookie: 'session_key=' })).toBeUndefined();
+  });
+});
+
+describe('isStateChangeFromAllowedPage', () => {
+  const web = ['http://localhost:3000'];
+  const post = (origin: string | undefined, fetchSite: string | undefined, host = 'localhost:8080') =>
+    isStateChangeFromAllowedPage({ method: 'POST', origin, fetchSite, host }, web);
+
+  it('lets the web app, the API itself and clients outside a browser change state', () => {
+    expect(post('http://localhost:3000', 'same-site')).toBe(true);
+    expect(post('http://localhost:8080', 'same-origin')).toBe(true);
+    // The web app at the name the user typed, on the configured scheme and port.
+    expect(post('http://studio.lan:3000', 'same-site', 'studio.lan:8080')).toBe(true);
+    expect(post(undefined, undefined)).toBe(true);
+    expect(post(undefined, 'same-origin')).toBe(true);
+  });
+
+  it('refuses another site, a sibling of the same site, an opaque origin and a browser saying another site sent it', () => {
+    expect(post('https://attacker.example', 'cross-site')).toBe(false);
+    expect(post('http://localhost:4000', 'same-site')).toBe(false);
+    expect(post('null', 'cross-site')).toBe(false);
+    expect(post(undefined, 'cross-site')).toBe(false);
+    expect(post(undefined, 'same-site')).toBe(false);
+  });
+
+  it('never refuses a read', () => {
+    expect(
+      isStateChangeFromAllowedPage(
+        { method: 'GET', origin: 'https://attacker.example', fetchSite: 'cross-site', host: 'localhost:8080' },
+        web,
+      ),
+    ).toBe(true);
   });
 });
 

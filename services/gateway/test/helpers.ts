@@ -97,6 +97,12 @@ export async function startAuthFixture(): Promise<AuthFixture> {
       if (!userId) throw AppError.unauthorized();
       return { userId };
     });
+    // Sign-in starts a session of alice's, unless the credential is `bad`.
+    app.post('/auth/google', (req, res) => {
+      const { credential } = JSON.parse(String(req.body)) as { credential?: string };
+      if (credential === 'bad') return void res.status(401).json({ code: 401, error: 'Failed to verify Google token' });
+      res.json({ session_key: 'key-alice', user: { id: 'user-alice' } });
+    });
     app.post('/auth/logout', (req, res) => {
       sessions.delete(String(req.headers['x-session-key'] ?? ''));
       res.json({ success: true });

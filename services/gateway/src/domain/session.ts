@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { SESSION_KEY_STORAGE_NAME, type ApiRoute } from '@productgen/contracts';
+import { SESSION_KEY_STORAGE_NAME } from '@productgen/contracts';
 import { parse as parseCookies } from 'cookie';
 
 /** Real keys are 256-bit tokens; anything far longer is junk and is not sent on to auth. */
@@ -11,16 +11,26 @@ function usableKey(value: string | undefined): string | undefined {
   return key && key.length <= MAX_SESSION_KEY_LENGTH ? key : undefined;
 }
 
+/** Where a request's session key came from: a browser's cookie, or the header non-browser clients send. */
+export type SessionKeySource = 'header' | 'cookie';
+
+export interface PresentedSession {
+  key: string;
+  source: SessionKeySource;
+}
+
 /**
- * The session key a request presents: the X-Session-Key header, or — on download routes, whose links are plain
- * anchors that cannot carry a header — the `session_key` cookie. The header wins when both are present.
+ * The session key a request presents: the X-Session-Key header (API clients outside a browser), or the HttpOnly
+ * `session_key` cookie the gateway sets at sign-in (the web app, its download links included). The header wins
+ * when both are present.
  */
-export function presentedSessionKey(headers: IncomingHttpHeaders, route: ApiRoute | undefined): string | undefined {
+export function presentedSession(headers: IncomingHttpHeaders): PresentedSession | undefined {
   const header = headers['x-session-key'];
   const fromHeader = usableKey(Array.isArray(header) ? header[0] : header);
-  if (fromHeader) return fromHeader;
-  if (!route?.acceptsSessionCookie || !headers.cookie) return undefined;
-  return usableKey(parseCookies(headers.cookie)[SESSION_KEY_STORAGE_NAME]);
+  if (fromHeader) return { key: fromHeader, source: 'header' };
+  if (!headers.cookie) return undefined;
+  const fromCookie = usableKey(parseCookies(headers.cookie)[SESSION_KEY_STORAGE_NAME]);
+  return fromCookie ? { key: fromCookie, source: 'cookie' } : undefined;
 }
 
 /**
