@@ -333,6 +333,18 @@ export const bulkJobStatusSchema = z.enum(bulkJobStatusValues, {
 });
 export type BulkJobStatus = z.infer<typeof bulkJobStatusSchema>;
 
+/**
+ * Where a batch's products are, each counted once: done (its images made, or skipped or removed with its credits
+ * back), waiting for the seller's check, rendering (on its way or being made) and failed (no image; credits back).
+ */
+export const bulkJobCountsSchema = z.object({
+  done: z.number().int().nonnegative(),
+  waiting_for_check: z.number().int().nonnegative(),
+  rendering: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+});
+export type BulkJobCounts = z.infer<typeof bulkJobCountsSchema>;
+
 export const bulkJobSummarySchema = z.object({
   bulk_job_uuid: uuidSchema,
   status: bulkJobStatusSchema,
@@ -341,6 +353,8 @@ export const bulkJobSummarySchema = z.object({
   created_at: isoDateTimeSchema,
   thumbnails: z.array(assetUrlSchema),
   has_watermark: z.boolean(),
+  /** The bulk service always sends it; optional so answers recorded before it existed still parse. */
+  counts: bulkJobCountsSchema.optional(),
 });
 export type BulkJobSummary = z.infer<typeof bulkJobSummarySchema>;
 
@@ -348,6 +362,69 @@ export const bulkJobSchema = bulkJobSummarySchema.extend({
   generations: z.array(generationSchema),
 });
 export type BulkJob = z.infer<typeof bulkJobSchema>;
+
+/** Why the machine is unsure of a batch product: its cut-out, its category, or both. */
+export const checkReasonValues = ['cutout', 'category'] as const;
+export const checkReasonSchema = z.enum(checkReasonValues);
+export type CheckReason = z.infer<typeof checkReasonSchema>;
+
+/** A batch product waiting for the seller's check ("Needs your check"), not rendered until checked. */
+export const bulkCheckProductSchema = z.object({
+  /** The product's position in the batch (the zip's order); names it in the check routes. */
+  index: z.number().int().nonnegative(),
+  generation_uuid: uuidSchema,
+  /** The photo's file name in the zip. */
+  filename: z.string(),
+  /** The product name and category analysis gave (what "Looks right" renders with). */
+  object: z.string().nullable(),
+  category: categoryIdSchema.nullable(),
+  reasons: z.array(checkReasonSchema),
+  original_image_url: assetUrlSchema,
+  /** When it renders as it is if nobody checks it. */
+  render_after: isoDateTimeSchema,
+});
+export type BulkCheckProduct = z.infer<typeof bulkCheckProductSchema>;
+
+export const bulkChecksSchema = z.object({ products: z.array(bulkCheckProductSchema) });
+export type BulkChecks = z.infer<typeof bulkChecksSchema>;
+
+export const bulkCheckActionValues = ['looks_right', 'render_anyway', 'fix'] as const;
+
+/**
+ * The seller's decision on a product waiting for check: "Looks right" and "Render anyway" render it as analysed;
+ * a fix renders it with the brush's mask (a PNG of the cut-out's size), a product name and/or a category.
+ */
+export const bulkCheckDecisionSchema = z
+  .object({
+    action: z.enum(bulkCheckActionValues, { error: `must be one of ${bulkCheckActionValues.join(', ')}` }),
+    mask: cutoutSaveSchema.shape.mask.optional(),
+    object: productNameSchema.optional(),
+    category: categoryIdSchema.optional(),
+  })
+  .refine(
+    (value) =>
+      (value.action === 'fix') ===
+      (value.mask !== undefined || value.object !== undefined || value.category !== undefined),
+    { error: 'a fix must change the cut-out, the product name or the category, and only a fix may', path: ['action'] },
+  );
+export type BulkCheckDecision = z.infer<typeof bulkCheckDecisionSchema>;
+
+export const bulkProductParamsSchema = z.object({
+  id: uuidSchema,
+  index: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(limits.maxBatchImages - 1),
+});
+
+export const bulkCheckAnswerSchema = z.object({
+  index: z.number().int().nonnegative(),
+  /** rendering: it went to generation; removed: its credits were given back. */
+  state: z.enum(['rendering', 'skipped', 'removed']),
+  credits_returned: z.number().int().nonnegative(),
+});
+export type BulkCheckAnswer = z.infer<typeof bulkCheckAnswerSchema>;
 
 /** Comma-joined status filter of GET /image-gen/bulk-jobs, parsed to a list. */
 export const bulkJobStatusFilterSchema = z
@@ -406,6 +483,11 @@ export const bulkZipRequestSchema = z
     zipFile: uploadedZipFileSchema,
     numGenerates: intInRange(limits.minImagesPerGeneration, limits.maxImagesPerGeneration, { coerce: true }),
     presets: presetsJsonFieldSchema.optional(),
+    /** "Check uncertain products before rendering": on unless sent as false. */
+    checkUncertain: z
+      .enum(['true', 'false'], { error: 'must be true or false' })
+      .optional()
+      .transform((value) => value !== 'false'),
   })
   .refine(presetsMatchCount, { error: presetsMismatchMessage, path: ['numGenerates'] });
 export type BulkZipRequest = z.infer<typeof bulkZipRequestSchema>;

@@ -51,6 +51,9 @@ export const routePaths = {
   getBulkJob: { method: 'GET', path: '/image-gen/bulk-job/:id' },
   listBulkJobs: { method: 'GET', path: '/image-gen/bulk-jobs' },
   downloadBulkJob: { method: 'GET', path: '/download/bulk/:id' },
+  listBulkChecks: { method: 'GET', path: '/image-gen/bulk-job/:id/checks' },
+  decideBulkCheck: { method: 'POST', path: '/image-gen/bulk-job/:id/checks/:index' },
+  removeBulkProduct: { method: 'DELETE', path: '/image-gen/bulk-job/:id/products/:index' },
   clientConfig: { method: 'GET', path: '/configlist' },
   trackEvent: { method: 'POST', path: '/pst' },
 } as const satisfies Record<string, RoutePath>;

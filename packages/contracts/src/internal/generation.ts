@@ -2,10 +2,12 @@ import { z } from 'zod';
 import {
   base64ImageSchema,
   categoryIdSchema,
+  checkReasonSchema,
   entityIdSchema,
   generationSchema,
   numGeneratesSchema,
   presetIdsSchema,
+  productNameSchema,
   stylePresetSchema,
   userIdSchema,
   uuidSchema,
@@ -38,16 +40,25 @@ export const createBulkGenerationRequestSchema = z.object({
   presets: presetIdsSchema,
   /** The batch reservation's watermark decision. */
   watermark: z.boolean(),
+  /**
+   * "Check uncertain products before rendering": a product whose cut-out or category analysis is unsure of is
+   * held (outcome `held`, credits still reserved) until bulk releases or drops it.
+   */
+  hold_uncertain: z.boolean().default(false),
 });
 export type CreateBulkGenerationRequest = z.infer<typeof createBulkGenerationRequestSchema>;
 
 export const createBulkGenerationResponseSchema = z.object({
   generation_uuid: uuidSchema,
-  outcome: z.enum(['queued', 'skipped', 'failed']),
+  outcome: z.enum(['queued', 'skipped', 'failed', 'held']),
   category: categoryIdSchema.nullable(),
-  /** Images being made (0 when skipped or failed). */
+  /** Images being made (0 when skipped or failed; those reserved when held). */
   images: z.number().int().min(0),
   error: z.string().nullable(),
+  /** The product name analysis gave. */
+  object: z.string().nullable().optional(),
+  /** Why a held product waits for the seller's check. */
+  check_reasons: z.array(checkReasonSchema).optional(),
 });
 export type CreateBulkGenerationResponse = z.infer<typeof createBulkGenerationResponseSchema>;
 
@@ -57,6 +68,33 @@ export type BulkGeneration = z.infer<typeof bulkGenerationSchema>;
 
 export const bulkGenerationsParamsSchema = z.object({ userId: userIdSchema, bulkJobUuid: uuidSchema });
 export const bulkGenerationsSchema = z.object({ generations: z.array(bulkGenerationSchema) });
+
+/**
+ * POST /internal/bulk-generations/:generationUuid/release: a held batch product renders, as analysed or with the
+ * seller's corrections (mask, name, category), on the credits bulk reserved. Only a held generation can be released,
+ * once: any other answers 409, so of two concurrent releases exactly one renders. A bad mask is 400.
+ */
+export const heldBulkGenerationParamsSchema = z.object({ generationUuid: uuidSchema });
+export const releaseHeldBulkGenerationRequestSchema = z.object({
+  userId: userIdSchema,
+  mask: z.base64().optional(),
+  object: productNameSchema.optional(),
+  category: categoryIdSchema.optional(),
+});
+export const releaseHeldBulkGenerationResponseSchema = z.object({
+  generation_uuid: uuidSchema,
+  /** skipped: with presets, none fits the corrected category (its credits were given back). */
+  outcome: z.enum(['queued', 'skipped']),
+  images: z.number().int().min(0),
+  credits_returned: z.number().int().min(0),
+});
+
+/** POST /internal/bulk-generations/:generationUuid/drop: a held product removed by the seller; its credits go back. */
+export const dropHeldBulkGenerationRequestSchema = z.object({ userId: userIdSchema });
+export const dropHeldBulkGenerationResponseSchema = z.object({
+  generation_uuid: uuidSchema,
+  credits_returned: z.number().int().min(0),
+});
 
 /** GET /internal/users/:userId/style-presets?ids=a,b: the user's presets by id; any unknown or foreign one → 404. */
 export const stylePresetsByIdQuerySchema = z.object({
@@ -87,6 +125,26 @@ export const generationInternalRoutes = {
     summary: "A batch's generations with their status and images.",
     request: { params: bulkGenerationsParamsSchema },
     response: bulkGenerationsSchema,
+  }),
+  releaseHeldBulkGeneration: defineInternalRoute({
+    id: 'releaseHeldBulkGeneration',
+    owner: 'generation',
+    method: 'POST',
+    path: '/internal/bulk-generations/:generationUuid/release',
+    summary: 'A held batch product renders, as analysed or corrected (exactly once).',
+    request: { params: heldBulkGenerationParamsSchema, body: releaseHeldBulkGenerationRequestSchema },
+    response: releaseHeldBulkGenerationResponseSchema,
+    errorStatuses: [400, 404, 409, 413],
+  }),
+  dropHeldBulkGeneration: defineInternalRoute({
+    id: 'dropHeldBulkGeneration',
+    owner: 'generation',
+    method: 'POST',
+    path: '/internal/bulk-generations/:generationUuid/drop',
+    summary: 'A held batch product removed from its batch; its credits are given back.',
+    request: { params: heldBulkGenerationParamsSchema, body: dropHeldBulkGenerationRequestSchema },
+    response: dropHeldBulkGenerationResponseSchema,
+    errorStatuses: [404, 409],
   }),
   stylePresetsById: defineInternalRoute({
     id: 'stylePresetsById',
