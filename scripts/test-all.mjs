@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// The README's test command: every suite (jest projects; later the Playwright e2e run), then one summary line
-// `N passed, N failed` over all of them, which CI reads. Exits non-zero when anything failed.
+// The README's test command: every suite in lanes, fast to slow (each workspace's own tests, the integration suites,
+// the deployment checks, the resilience rehearsal, the end-to-end run in Chromium), a line per lane, then one summary
+// line `N passed, N failed` over all of them, which CI reads. Exits non-zero when anything failed.
+// `npm test -- <jest arguments>` runs one jest run with those arguments instead (e.g. a path to narrow the run).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,11 +23,14 @@ const EXIT_GRACE_MS = 60_000;
  * every suite inside its own process (in band), so such a leak would hang CI until its time limit: the run is
  * ended instead and the leak counts as a failure.
  */
-function spawnJest(outputFile) {
+function spawnJest(outputFile, args) {
   const child = spawn(
     process.execPath,
-    ['node_modules/jest/bin/jest.js', '--json', `--outputFile=${outputFile}`, ...extraArgs],
-    { stdio: 'inherit', env: process.env },
+    ['node_modules/jest/bin/jest.js', '--json', `--outputFile=${outputFile}`, ...args],
+    {
+      stdio: 'inherit',
+      env: process.env,
+    },
   );
   let resultsWritten = false;
   const watch = setInterval(() => {
@@ -45,25 +50,52 @@ function spawnJest(outputFile) {
   });
 }
 
-async function runJest() {
-  const outputFile = join(outDir, 'jest.json');
-  const result = await spawnJest(outputFile);
-  if (result.hung) {
-    failed += 1;
-    ok = false;
-  }
+const root = process.cwd();
+const under = (folders) => `^${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/${folders}/`;
+
+/**
+ * The lanes, fast to slow, each a jest run over the test files under its folders (jest's testPathPatterns: regular
+ * expressions on the absolute path, anchored at the repository so a clone's own path cannot match).
+ */
+const LANES = [
+  { name: 'workspaces', pattern: under('(packages|services|tools|shell|mfe-[^/]+)') },
+  { name: 'integration', pattern: under('tests/integration') },
+  { name: 'deployment', pattern: under('tests/deploy') },
+  { name: 'resilience', pattern: under('tests/resilience') },
+  { name: 'end-to-end', pattern: under('tests/e2e') },
+];
+
+/** Test files jest finds that no lane runs, or that two lanes would run (a new test folder needs its lane). */
+function filesOutsideOneLane() {
+  const listed = spawnSync(process.execPath, ['node_modules/jest/bin/jest.js', '--listTests', '--json'], {
+    encoding: 'utf8',
+    env: process.env,
+  });
+  const files = JSON.parse(listed.stdout);
+  return files.filter((file) => LANES.filter((lane) => new RegExp(lane.pattern).test(file)).length !== 1);
+}
+
+/** One jest run: its counts join the totals; a line with its own counts when it is a lane. */
+async function runJest(name, args) {
+  const outputFile = join(outDir, `${name}.json`);
+  const result = await spawnJest(outputFile, args);
+  let lanePassed = 0;
+  let laneFailed = 0;
+  if (result.hung) laneFailed += 1;
   if (!existsSync(outputFile)) {
     console.error('jest wrote no results (exit code %s)', result.status);
-    failed += 1;
-    ok = false;
-    return;
+    laneFailed += 1;
+  } else {
+    const report = JSON.parse(readFileSync(outputFile, 'utf8'));
+    lanePassed += report.numPassedTests;
+    // A suite that fails to run (syntax error, failing beforeAll) has no failed tests but must still fail the run.
+    laneFailed += report.numFailedTests + report.numRuntimeErrorTestSuites;
+    if (result.status !== 0 || !report.success) ok = false;
   }
-  const report = JSON.parse(readFileSync(outputFile, 'utf8'));
-  passed += report.numPassedTests;
-  failed += report.numFailedTests;
-  // A suite that fails to run (syntax error, failing beforeAll) has no failed tests but must still fail the run.
-  failed += report.numRuntimeErrorTestSuites;
-  if (result.status !== 0 || !report.success) ok = false;
+  if (laneFailed > 0) ok = false;
+  passed += lanePassed;
+  failed += laneFailed;
+  return { lanePassed, laneFailed };
 }
 
 // The launcher, end-to-end and deployment tests run the built platform exactly as `npm start` does.
@@ -76,7 +108,23 @@ if (!process.env.SKIP_BUILD) {
   }
 }
 
-await runJest();
+if (extraArgs.length > 0) {
+  await runJest('jest', extraArgs);
+} else {
+  const summary = [];
+  const stray = filesOutsideOneLane();
+  if (stray.length > 0) {
+    console.error(`test files in no lane or in two (scripts/test-all.mjs LANES):\n  ${stray.join('\n  ')}`);
+    failed += stray.length;
+    ok = false;
+  }
+  for (const lane of LANES) {
+    console.log(`\n=== lane: ${lane.name} ===`);
+    const { lanePassed, laneFailed } = await runJest(lane.name, ['--passWithNoTests', lane.pattern]);
+    summary.push(`${lane.name}: ${lanePassed} passed, ${laneFailed} failed`);
+  }
+  console.log(`\n${summary.join('\n')}`);
+}
 
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(ok && failed === 0 ? 0 : 1);
