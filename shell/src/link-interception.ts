@@ -19,10 +19,11 @@ export function shouldInterceptClick(
   return anchor;
 }
 
-export function interceptLinkClicks(): () => void {
+/** `loadsAsDocument`: addresses the browser must load as a full document (see cross-origin-isolation.ts). */
+export function interceptLinkClicks(loadsAsDocument: (url: URL) => boolean = () => false): () => void {
   const onClick = (event: MouseEvent) => {
     const anchor = shouldInterceptClick(event);
-    if (!anchor) return;
+    if (!anchor || loadsAsDocument(new URL(anchor.href))) return;
     event.preventDefault();
     navigateToUrl(anchor.href);
   };

@@ -14,6 +14,7 @@ import {
 import { ChromeProviders, ChromeWithSignIn } from './chrome/Chrome';
 import { Footer } from './chrome/Footer';
 import { TopBar } from './chrome/TopBar';
+import { linkCrossesIsolation, loadIsolationChangesAsDocuments } from './cross-origin-isolation';
 import { interceptLinkClicks } from './link-interception';
 import { NOT_FOUND_APP, notFoundLifecycles } from './not-found';
 import { createPageViewTracker } from './page-views';
@@ -87,7 +88,8 @@ export async function startShell(): Promise<void> {
     'single-spa:routing-event',
     createPageViewTracker(() => void client.trackPageView()),
   );
-  interceptLinkClicks();
+  loadIsolationChangesAsDocuments(routeTable);
+  interceptLinkClicks((url) => linkCrossesIsolation(url, routeTable));
   start({ urlRerouteOnly: true });
   loadTrackingScripts(config.trackingScripts);
 }
