@@ -9,6 +9,7 @@ import { recordTextHistory } from '../support/text-history';
 import { swipeHorizontally } from '../support/touch';
 import { readZipEntries } from '../support/zip';
 import { journey } from '../support/journey';
+import { sessionKeyOf, signInBrowserContext } from '../support/platform-ui';
 
 // Issue 10's batch creation, as a new user makes it in Chromium against the platform as `npm start` runs it (the
 // bulk service fans the products out to the generation service, which analyses and renders with its real models):
@@ -50,7 +51,6 @@ interface PageGlobals {
     images: ArrayLike<{ complete: boolean; loading: string; getBoundingClientRect(): { top: number; bottom: number } }>;
   };
   innerHeight: number;
-  localStorage: { getItem(key: string): string | null };
 }
 
 interface JobSummary {
@@ -157,8 +157,7 @@ describe(`batch creation in Chromium against ${platformKind()}`, () => {
     await dialog.getByRole('button', { name: 'Sign in' }).click();
     await dialog.waitFor({ state: 'detached' });
     await expectCredits(page, 10);
-    sessionKey =
-      (await page.evaluate(() => (globalThis as unknown as PageGlobals).localStorage.getItem('session_key'))) ?? '';
+    sessionKey = await sessionKeyOf(page, platform.apiUrl);
     expect(sessionKey).toMatch(/\S/);
 
     await topBar.getByRole('link', { name: '10 credits' }).click();
@@ -353,15 +352,8 @@ describe(`batch creation in Chromium against ${platformKind()}`, () => {
       hasTouch: true,
     });
     try {
-      // The same account, signed in on this device by its session cookie and storage.
-      const apiHost = new URL(platform.webUrl).hostname;
-      await phone.addCookies([{ name: 'session_key', value: sessionKey, domain: apiHost, path: '/' }]);
-      await phone.addInitScript((key) => {
-        (globalThis as unknown as { localStorage: { setItem(k: string, v: string): void } }).localStorage.setItem(
-          'session_key',
-          key,
-        );
-      }, sessionKey);
+      // The same account, signed in on this device by the API's session cookie.
+      await signInBrowserContext(phone, platform.apiUrl, sessionKey);
       const mobile = await phone.newPage();
       const mobileProblems = collectPageProblems(mobile);
 

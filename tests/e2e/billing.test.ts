@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { collectPageProblems, launchBrowser } from '../support/browser';
 import { repoRoot, startPlatformProcess, type PlatformProcess } from '../support/platform-process';
+import { sessionKeyOf } from '../support/platform-ui';
 
 // Issue 4's purchase, as a new user makes it in Chromium against the platform as `npm start` runs it: sign in,
 // buy the Small Business package through the dev checkout (billing's hosted page on the API origin, whose Pay
@@ -20,7 +21,6 @@ const POST_PAYMENT_REFRESH_MS = 12_000;
 /** In-page globals the callbacks read; they run in Chromium but are type-checked without the DOM library. */
 interface PageGlobals {
   document: { images: ArrayLike<{ complete: boolean }> };
-  localStorage: { getItem(key: string): string | null };
 }
 
 interface CreditLogAnswer {
@@ -62,9 +62,7 @@ async function screenshot(name: string): Promise<void> {
 
 /** The credit log as the API answers it to the signed-in browser's session. */
 async function creditLogOfBrowserUser(): Promise<CreditLogAnswer> {
-  const sessionKey = await page.evaluate(() =>
-    (globalThis as unknown as PageGlobals).localStorage.getItem('session_key'),
-  );
+  const sessionKey = await sessionKeyOf(page, platform.apiUrl);
   expect(sessionKey).toEqual(expect.any(String));
   const answer = await fetch(`${platform.apiUrl}/credits/log?page=1&pageSize=10`, {
     headers: { 'X-Session-Key': sessionKey ?? '' },

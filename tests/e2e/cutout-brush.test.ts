@@ -6,7 +6,7 @@ import { collectPageProblems } from '../support/browser';
 import { journey } from '../support/journey';
 import { repoRoot } from '../support/platform-process';
 import { platformInChromium } from '../support/platform-suite';
-import { creditsLink, signInThroughDevDialog } from '../support/platform-ui';
+import { creditsLink, sessionKeyOf, signInThroughDevDialog } from '../support/platform-ui';
 
 // Issue 14: the seller fixes what the machine missed. A photo whose cut-out leaves out part of it (a magenta frame
 // around a product photo: analysis keeps the product, not the frame) → the seller paints Keep over the frame →
@@ -30,10 +30,6 @@ interface Cutout {
   width: number;
   height: number;
   corrected: boolean;
-}
-
-interface PageGlobals {
-  localStorage: { getItem(key: string): string | null };
 }
 
 interface ScrollGlobals {
@@ -260,8 +256,7 @@ describe('the seller fixes the cut-out, the name and the category, in Chromium a
     await page.goto(`${suite.platform.webUrl}/`);
     await signInThroughDevDialog(page, { email: 'ada.brush@example.com', givenName: 'Ada', familyName: 'Brush' });
     await creditsLink(page, 10).waitFor();
-    sessionKey =
-      (await page.evaluate(() => (globalThis as unknown as PageGlobals).localStorage.getItem('session_key'))) ?? '';
+    sessionKey = await sessionKeyOf(page, suite.platform.apiUrl);
     expect(sessionKey).toMatch(/\S/);
     await page.goto(`${suite.platform.webUrl}/productgen`);
     await createButton(page).waitFor();

@@ -6,7 +6,7 @@ import { collectPageProblems, waitForImages } from '../support/browser';
 import { journey } from '../support/journey';
 import { repoRoot } from '../support/platform-process';
 import { platformInChromium } from '../support/platform-suite';
-import { buyThroughDevCheckout, creditsLink, signInThroughDevDialog } from '../support/platform-ui';
+import { buyThroughDevCheckout, creditsLink, sessionKeyOf, signInThroughDevDialog } from '../support/platform-ui';
 
 // Issue 13's dashboard as a new user meets it in Chromium against `npm start`: buy credits and answer the referral
 // survey on the way back (Other, with text; never again after that), make a single creation on the create screen,
@@ -31,10 +31,6 @@ const API_CREATIONS = 9;
 const PAGE_SIZE = 10;
 const person = { email: 'dana.dashboard@example.com', givenName: 'Dana', familyName: 'Dashboard' };
 const REFERRAL_TEXT = 'A seller forum thread';
-
-interface PageGlobals {
-  localStorage: { getItem(key: string): string | null };
-}
 
 interface CreditLogAnswer {
   items: Array<{ description: string; generation_id: string | null; transaction_type: string; amount: number }>;
@@ -110,8 +106,7 @@ step(
     await page.goto(`${suite.platform.webUrl}/`);
     await signInThroughDevDialog(page, person);
     await creditsLink(page, credits).waitFor();
-    sessionKey =
-      (await page.evaluate(() => (globalThis as unknown as PageGlobals).localStorage.getItem('session_key'))) ?? '';
+    sessionKey = await sessionKeyOf(page, suite.platform.apiUrl);
     expect(sessionKey).toMatch(/\S/);
 
     const hasSeen = apiResponse('GET', '/hear-about-source/has-seen');

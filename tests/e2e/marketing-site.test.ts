@@ -5,6 +5,7 @@ import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { parseRoutesManifest, ROUTE_TABLE, type RouteEntry } from '../../packages/mf-shared/src/routes';
 import { collectPageProblems, launchBrowser, waitForReactElement } from '../support/browser';
+import { signInBrowserContext } from '../support/platform-ui';
 import {
   repoRoot,
   signInWithDevIdentity,
@@ -207,7 +208,7 @@ describe('with JavaScript on', () => {
       given_name: 'Grace',
       family_name: 'Hopper',
     });
-    await context.addCookies([{ name: 'session_key', value: sessionKey, url: platform.webUrl }]);
+    await signInBrowserContext(context, platform.apiUrl, sessionKey);
     const problems = collectPageProblems(page);
     for (const [pathname, label] of [
       ['/fashion-product-photos', 'Create now'],

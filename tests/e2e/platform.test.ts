@@ -18,6 +18,7 @@ import {
 } from '../support/browser';
 import { readStoppedPlatformDatabase } from '../support/platform-database';
 import { repoRoot, startPlatformProcess, type PlatformProcess } from '../support/platform-process';
+import { sessionKeyOf } from '../support/platform-ui';
 
 // A new user's first visit, in real Chromium against the platform as `npm start` runs it. The tests form one
 // journey and run in order: visitor pages first, then sign-in, settings and logout, then checks over the whole run.
@@ -59,7 +60,6 @@ function routeEntry(routePath: string) {
  */
 interface PageGlobals {
   document: { title: string; images: ArrayLike<{ complete: boolean }> };
-  localStorage: { getItem(key: string): string | null };
   /** Set by the page-view test: survives client-side navigations, not page loads. */
   e2eSameDocument?: boolean;
   /** Module federation's runtime: share scope per container instance → package → version → provider. */
@@ -463,11 +463,8 @@ describe('a new user, in Chromium against npm start', () => {
   test('logout returns to the logged-out top bar and the old session key answers 401', async () => {
     await visit('/settings');
     await page.getByLabel('Website URL').waitFor();
-    const oldKey = await page.evaluate(() =>
-      (globalThis as unknown as PageGlobals).localStorage.getItem('session_key'),
-    );
-    expect(oldKey).toEqual(expect.any(String));
-    const before = await fetch(`${platform.apiUrl}/auth/me`, { headers: { 'X-Session-Key': oldKey ?? '' } });
+    const oldKey = await sessionKeyOf(page, platform.apiUrl);
+    const before = await fetch(`${platform.apiUrl}/auth/me`, { headers: { 'X-Session-Key': oldKey } });
     expect(before.status).toBe(200);
 
     await topBar()
@@ -479,12 +476,10 @@ describe('a new user, in Chromium against npm start', () => {
     await topBar().getByRole('button', { name: 'Join with Google' }).waitFor();
     await page.waitForURL(`${platform.webUrl}/`);
     expect(await topBar().getByRole('link', { name: 'Start Free' }).count()).toBe(1);
-    expect(
-      await page.evaluate(() => (globalThis as unknown as PageGlobals).localStorage.getItem('session_key')),
-    ).toBeNull();
-    expect((await context.cookies(platform.webUrl)).some((cookie) => cookie.name === 'session_key')).toBe(false);
+    // The API cleared its cookie.
+    expect((await context.cookies(platform.apiUrl)).some((cookie) => cookie.name === 'session_key')).toBe(false);
 
-    const after = await fetch(`${platform.apiUrl}/auth/me`, { headers: { 'X-Session-Key': oldKey ?? '' } });
+    const after = await fetch(`${platform.apiUrl}/auth/me`, { headers: { 'X-Session-Key': oldKey } });
     expect(after.status).toBe(401);
     expect(await after.json()).toEqual({ code: 401, error: 'Unauthorized' });
   });

@@ -5,7 +5,7 @@ import { OUT_OF_CREDITS_MESSAGE } from '@productgen/contracts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { collectPageProblems, launchBrowser, waitForImages } from '../support/browser';
 import { repoRoot, startPlatformProcess, type PlatformProcess } from '../support/platform-process';
-import { buyThroughDevCheckout, creditsLink, signInThroughDevDialog } from '../support/platform-ui';
+import { buyThroughDevCheckout, creditsLink, sessionKeyOf, signInThroughDevDialog } from '../support/platform-ui';
 import { journey } from '../support/journey';
 import { pollUntil } from '../support/poll';
 
@@ -30,10 +30,6 @@ const person = { email: 'tia.topup@example.com', givenName: 'Tia', familyName: '
 interface CreditLogAnswer {
   items: Array<{ generation_id: string | null; transaction_type: 'increase' | 'decrease'; amount: number }>;
   total: number;
-}
-
-interface PageGlobals {
-  localStorage: { getItem(key: string): string | null };
 }
 
 let dataDir: string;
@@ -83,8 +79,7 @@ step('a new user opens the create screen on an analysed photo: 5 images, 10 cred
   await page.goto(`${platform.webUrl}/`);
   await signInThroughDevDialog(page, person);
   await creditsLink(page, SIGNUP_CREDITS).waitFor();
-  sessionKey =
-    (await page.evaluate(() => (globalThis as unknown as PageGlobals).localStorage.getItem('session_key'))) ?? '';
+  sessionKey = await sessionKeyOf(page, platform.apiUrl);
   expect(sessionKey).toMatch(/\S/);
 
   await page.goto(`${platform.webUrl}/productgen`);

@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 
 /** A person for the built-in dev identity provider's sign-in dialog. */
 export interface DevPerson {
@@ -41,4 +41,28 @@ export async function buyThroughDevCheckout(
       url.pathname === '/dashboard' &&
       url.searchParams.get('payment') === 'success',
   );
+}
+
+/**
+ * The session key of a signed-in page, read as only the browser can: the API's HttpOnly `session_key` cookie (page
+ * scripts cannot). Tests use it to ask the API as that user with X-Session-Key.
+ */
+export async function sessionKeyOf(page: Page, apiUrl: string): Promise<string> {
+  const cookie = (await page.context().cookies(apiUrl)).find((candidate) => candidate.name === 'session_key');
+  if (!cookie?.value) throw new Error(`the browser holds no session_key cookie for ${apiUrl}`);
+  return cookie.value;
+}
+
+/**
+ * Signs a browser context in with a key from the API, as a sign-in there leaves it: the API's HttpOnly session cookie
+ * and the platform client's signed-in hint in storage.
+ */
+export async function signInBrowserContext(context: BrowserContext, apiUrl: string, sessionKey: string): Promise<void> {
+  await context.addCookies([{ name: 'session_key', value: sessionKey, url: apiUrl, httpOnly: true, sameSite: 'Lax' }]);
+  await context.addInitScript(() => {
+    (globalThis as unknown as { localStorage: { setItem(key: string, value: string): void } }).localStorage.setItem(
+      'signed_in',
+      'true',
+    );
+  });
 }
