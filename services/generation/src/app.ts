@@ -235,6 +235,14 @@ export function createGenerationApp(deps: GenerationAppDeps): Express {
 
   serveRoute(app, generationInternalRoutes.createBulkGeneration, (input) => deps.bulk.create(input.body));
 
+  serveRoute(app, generationInternalRoutes.releaseHeldBulkGeneration, (input) =>
+    deps.bulk.release(input.params.generationUuid, input.body),
+  );
+
+  serveRoute(app, generationInternalRoutes.dropHeldBulkGeneration, (input) =>
+    deps.bulk.drop(input.params.generationUuid, input.body.userId),
+  );
+
   serveRoute(app, generationInternalRoutes.listBulkGenerations, async (input) => {
     const found = await generations.listByBulkJob(input.params.userId, input.params.bulkJobUuid);
     return { generations: found.map(bulkGenerationView) };

@@ -1,15 +1,38 @@
-import type { BulkGeneration, CreateBulkGenerationRequest, CreateBulkGenerationResponse } from '@productgen/contracts';
+import type {
+  BulkGeneration,
+  CategoryId,
+  CheckReason,
+  CreateBulkGenerationRequest,
+  CreateBulkGenerationResponse,
+  GiveBackReason,
+} from '@productgen/contracts';
 import { AppError, type Logger, type ObjectStore } from '@productgen/service-kit';
 import type { BillingClient } from './clients/billing';
-import type { CreationFlow } from './creation';
+import { NO_CUTOUT_MESSAGE, type CreationFlow } from './creation';
 import type { GenerationRepository } from './data/generation-repository';
-import type { GenerationDocument } from './data/models';
+import type { CutoutDocument, GenerationDocument } from './data/models';
+import { checkReasons } from './domain/analysis';
 import { isCategoryId, OTHER_CATEGORY } from './domain/categories';
 import { generationView, objectKeys } from './domain/generation';
 import { planVariations } from './domain/styles';
 import { normalizeUpload, type UploadLimits } from './imaging/upload';
 import type { ModelRuntime } from './models/runtime';
 import { classifyProduct } from './pipeline/classify';
+
+export interface ReleaseHeldRequest {
+  userId: string;
+  /** The brush's mask, base64 PNG. */
+  mask?: string;
+  object?: string;
+  category?: CategoryId;
+}
+
+export interface ReleaseHeldResponse {
+  generation_uuid: string;
+  outcome: 'queued' | 'skipped';
+  images: number;
+  credits_returned: number;
+}
 
 export interface BulkCreationDeps {
   generations: GenerationRepository;
@@ -27,18 +50,35 @@ export interface BulkCreationDeps {
 function queuedAnswer(generation: GenerationDocument): CreateBulkGenerationResponse {
   return {
     generation_uuid: generation.uuid,
-    outcome: 'queued',
+    outcome: generation.stage === 'held' ? 'held' : 'queued',
     category: generation.category,
     images: generation.num_images,
     error: null,
+    object: generation.object,
+    check_reasons: (generation.check_reasons ?? []) as CheckReason[],
   };
+}
+
+export const NOT_HELD_MESSAGE = 'This product is no longer waiting for your check.';
+export const REMOVED_FROM_BATCH_MESSAGE = 'Removed from the batch; its credits were given back.';
+export const NO_PRESET_FITS_MESSAGE =
+  "None of the batch's style presets was made for this category, so it was not rendered and its credits were given back.";
+
+/** What a batch product renders with: the presets of the batch that fit its category, and how many images. */
+interface BatchPlan {
+  /** No chosen preset fits the category: nothing is rendered. */
+  skipped: boolean;
+  count: number;
+  fitting: Awaited<ReturnType<CreationFlow['resolvePresets']>>;
 }
 
 /**
  * A batch product becomes a generation (bulk's internal call). The credits were reserved by bulk for the whole
  * batch, so nothing is reserved here; what is not used (a photo refused, a product no chosen preset fits, fewer
  * fitting presets than reserved images) is given back at once, before answering. Deterministic and idempotent by
- * generation_uuid: a repeated call decides the same and the give-backs are once per image in billing.
+ * generation_uuid: a repeated call decides the same and the give-backs are once per image in billing. When the
+ * batch asked for it, a product analysis is unsure of (its cut-out or its category) is held for the seller's check
+ * instead of queued: bulk later releases it (as it is or corrected) or drops it.
  */
 export class BulkCreation {
   constructor(private readonly deps: BulkCreationDeps) {}
@@ -56,7 +96,7 @@ export class BulkCreation {
       image = await normalizeUpload(Buffer.from(request.image, 'base64'), this.deps.uploadLimits);
     } catch (error) {
       if (!(error instanceof AppError) || error.status >= 500) throw error;
-      await this.giveBack(request, 0, 'failed');
+      await this.giveBack(request.userId, request.generation_uuid, 0, request.count, 'failed');
       return {
         generation_uuid: request.generation_uuid,
         outcome: 'failed',
@@ -69,29 +109,19 @@ export class BulkCreation {
     const category = isCategoryId(guess.category) ? guess.category : OTHER_CATEGORY;
 
     // With presets, only those made for this product's category apply (SPEC §5); none fitting skips the product.
-    const chosen = await creation.resolvePresets(request.userId, request.presets);
-    const fitting = chosen.filter((preset) => preset.category === category);
-    if (chosen.length > 0 && fitting.length === 0) {
-      await this.giveBack(request, 0, 'skipped');
+    const plan = await this.plan(request.userId, request.presets, category, request.count);
+    if (plan.skipped) {
+      await this.giveBack(request.userId, request.generation_uuid, 0, request.count, 'skipped');
       logger.info({ generation: request.generation_uuid, category }, 'batch product skipped: no preset fits');
       return { generation_uuid: request.generation_uuid, outcome: 'skipped', category, images: 0, error: null };
     }
-    const count = fitting.length > 0 ? Math.min(fitting.length, request.count) : request.count;
-    await this.giveBack(request, count, 'skipped');
+    const reasons = request.hold_uncertain ? checkReasons(guess.matte?.confidence, guess.confidence) : [];
 
     const brandColors = await creation.brandColors(request.userId);
     const originalKey = objectKeys.original(request.generation_uuid, image.extension);
     await this.deps.objectStore.putObject(originalKey, image.buffer, { contentType: image.contentType });
     const cutout = await creation.storeAnalysisMatte(request.generation_uuid, guess.matte);
-    const variations = planVariations({
-      generationUuid: request.generation_uuid,
-      category,
-      count,
-      brandColors,
-      presets: fitting,
-    }).map((variation) => ({ index: variation.index, recipe: variation.recipe, preset_id: variation.presetId }));
-    const now = this.deps.now();
-    const queued = await generations.createQueuedForBatch({
+    const product = {
       uuid: request.generation_uuid,
       userId: request.userId,
       bulkJobUuid: request.bulk_job_uuid,
@@ -101,30 +131,139 @@ export class BulkCreation {
       originalContentType: image.contentType,
       originalFilename: request.original_filename,
       cutout,
-      variations,
       watermark: request.watermark,
       brandColors,
+    };
+    if (reasons.length > 0) {
+      // Held whole: the credits stay reserved, the presets are applied to the category the seller confirms.
+      const held = await generations.createHeldForBatch({
+        ...product,
+        reserved: request.count,
+        presets: request.presets,
+        reasons,
+      });
+      logger.info({ generation: held.uuid, reasons }, "batch product held for the seller's check");
+      return queuedAnswer(held);
+    }
+    await this.giveBack(request.userId, request.generation_uuid, plan.count, request.count, 'skipped');
+    const now = this.deps.now();
+    const queued = await generations.createQueuedForBatch({
+      ...product,
+      variations: this.variations(request.generation_uuid, category, plan, brandColors),
       now,
       sweepAfter: new Date(now.getTime() + this.deps.publishGraceMs),
     });
-    try {
-      await creation.publishJob(queued);
-    } catch (error) {
-      // Recorded with its credits: the sweeper publishes the job once its grace has passed (the outbox).
-      logger.warn({ err: error, generation: queued.uuid }, 'batch render job not queued yet; the sweeper will');
-    }
+    await this.publish(queued);
     return queuedAnswer(queued);
   }
 
-  /** Gives back the reserved images from index `from` on. */
-  private async giveBack(request: CreateBulkGenerationRequest, from: number, reason: 'failed' | 'skipped') {
-    for (let index = from; index < request.count; index += 1) {
-      await this.deps.billing.giveBack({
-        userId: request.userId,
-        generationUuid: request.generation_uuid,
-        imageIndex: index,
-        reason,
-      });
+  /**
+   * A held product renders, as analysed or with the seller's corrections, on the credits the batch reserved: a
+   * corrected mask is checked as the single creation's brush is (400 when bad), the category picks the presets
+   * again. Only one release wins (a conditional update from `held`); the others answer 409.
+   */
+  async release(uuid: string, request: ReleaseHeldRequest): Promise<ReleaseHeldResponse> {
+    const { generations, creation } = this.deps;
+    const held = await this.heldGeneration(uuid, request.userId);
+    const category =
+      request.category ?? (held.category && isCategoryId(held.category) ? held.category : OTHER_CATEGORY);
+    let cutout: CutoutDocument | undefined;
+    if (request.mask !== undefined) {
+      if (!held.cutout) throw AppError.notFound(NO_CUTOUT_MESSAGE);
+      ({ cutout } = await creation.storeSellerMask(uuid, held.cutout, Buffer.from(request.mask, 'base64')));
+    }
+    const reserved = held.num_images;
+    const plan = await this.plan(request.userId, held.batch_presets ?? [], category, reserved);
+    if (plan.skipped) {
+      const dropped = await generations.dropHeld(uuid, request.userId, NO_PRESET_FITS_MESSAGE, this.deps.now());
+      if (!dropped) throw await this.notHeld(uuid, request.userId);
+      await this.giveBack(request.userId, uuid, 0, reserved, 'skipped');
+      return { generation_uuid: uuid, outcome: 'skipped', images: 0, credits_returned: reserved };
+    }
+    const now = this.deps.now();
+    const released = await generations.releaseHeld(uuid, request.userId, {
+      category,
+      object: request.object,
+      cutout,
+      variations: this.variations(uuid, category, plan, held.brand_colors),
+      watermark: held.watermark,
+      now,
+      sweepAfter: new Date(now.getTime() + this.deps.publishGraceMs),
+    });
+    if (!released) {
+      if (cutout) await this.deps.objectStore.remove(cutout.key);
+      throw await this.notHeld(uuid, request.userId);
+    }
+    await this.giveBack(request.userId, uuid, plan.count, reserved, 'skipped');
+    await this.publish(released);
+    return { generation_uuid: uuid, outcome: 'queued', images: plan.count, credits_returned: reserved - plan.count };
+  }
+
+  /** A held product the seller removed from the batch: never rendered, every reserved credit given back at once. */
+  async drop(uuid: string, userId: string): Promise<{ generation_uuid: string; credits_returned: number }> {
+    await this.heldGeneration(uuid, userId);
+    const dropped = await this.deps.generations.dropHeld(uuid, userId, REMOVED_FROM_BATCH_MESSAGE, this.deps.now());
+    if (!dropped) throw await this.notHeld(uuid, userId);
+    await this.giveBack(userId, uuid, 0, dropped.num_images, 'skipped');
+    return { generation_uuid: uuid, credits_returned: dropped.num_images };
+  }
+
+  private async heldGeneration(uuid: string, userId: string): Promise<GenerationDocument> {
+    const generation = await this.deps.generations.findOwned(uuid, userId);
+    if (!generation || !generation.bulk_job_uuid) throw AppError.notFound('Generation not found');
+    if (generation.stage !== 'held') throw AppError.conflict(NOT_HELD_MESSAGE);
+    return generation;
+  }
+
+  /** Why a conditional release or drop changed nothing: another one won meanwhile (409), or it is gone (404). */
+  private async notHeld(uuid: string, userId: string): Promise<AppError> {
+    const generation = await this.deps.generations.findOwned(uuid, userId);
+    return generation ? AppError.conflict(NOT_HELD_MESSAGE) : AppError.notFound('Generation not found');
+  }
+
+  private async plan(userId: string, presetIds: readonly string[], category: CategoryId, reserved: number) {
+    const chosen = await this.deps.creation.resolvePresets(userId, presetIds);
+    const fitting = chosen.filter((preset) => preset.category === category);
+    const plan: BatchPlan = {
+      skipped: chosen.length > 0 && fitting.length === 0,
+      count: fitting.length > 0 ? Math.min(fitting.length, reserved) : reserved,
+      fitting,
+    };
+    return plan;
+  }
+
+  private variations(uuid: string, category: CategoryId, plan: BatchPlan, brandColors: string[]) {
+    return planVariations({
+      generationUuid: uuid,
+      category,
+      count: plan.count,
+      brandColors,
+      presets: plan.fitting,
+    }).map((variation) => ({ index: variation.index, recipe: variation.recipe, preset_id: variation.presetId }));
+  }
+
+  private async publish(queued: GenerationDocument): Promise<void> {
+    try {
+      await this.deps.creation.publishJob(queued);
+    } catch (error) {
+      // Recorded with its credits: the sweeper publishes the job once its grace has passed (the outbox).
+      this.deps.logger.warn(
+        { err: error, generation: queued.uuid },
+        'batch render job not queued yet; the sweeper will',
+      );
+    }
+  }
+
+  /** Gives back the reserved images `from` to `reserved - 1`. */
+  private async giveBack(
+    userId: string,
+    generationUuid: string,
+    from: number,
+    reserved: number,
+    reason: GiveBackReason,
+  ) {
+    for (let index = from; index < reserved; index += 1) {
+      await this.deps.billing.giveBack({ userId, generationUuid, imageIndex: index, reason });
     }
   }
 }

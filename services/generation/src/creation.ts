@@ -190,19 +190,31 @@ export class CreationFlow {
     const generation = await this.editableGeneration(uuid, userId);
     const stored = generation.cutout;
     if (!stored) throw AppError.notFound(NO_CUTOUT_MESSAGE);
-    const png = await sellerMaskPng(bytes, stored);
-    const key = objectKeys.sellerMask(uuid, randomUUID().slice(0, 8));
-    await this.deps.objectStore.putObject(key, png, { contentType: 'image/png' });
-    const cutout: CutoutDocument = { ...stored, key, corrected: true };
+    const { cutout, png } = await this.storeSellerMask(uuid, stored, bytes);
     const updated = await this.deps.generations.replaceCutout(uuid, userId, stored.key, cutout);
     if (!updated) {
-      await this.deps.objectStore.remove(key);
+      await this.deps.objectStore.remove(cutout.key);
       const current = await this.deps.generations.findOwned(uuid, userId);
       if (current?.stage === 'analyzed') throw AppError.conflict(CONCURRENT_CORRECTION_MESSAGE);
       throw await this.notEditable(uuid, userId);
     }
     if (stored.corrected) await this.deps.objectStore.remove(stored.key);
     return cutoutView(updated, cutout, png);
+  }
+
+  /**
+   * The seller's mask checked (a PNG of the stored mask's size that keeps something; 400 otherwise) and stored as
+   * grayscale under a key of its own; answers the cut-out record pointing at it, for the caller to record.
+   */
+  async storeSellerMask(
+    uuid: string,
+    stored: CutoutDocument,
+    bytes: Buffer,
+  ): Promise<{ cutout: CutoutDocument; png: Buffer }> {
+    const png = await sellerMaskPng(bytes, stored);
+    const key = objectKeys.sellerMask(uuid, randomUUID().slice(0, 8));
+    await this.deps.objectStore.putObject(key, png, { contentType: 'image/png' });
+    return { cutout: { ...stored, key, corrected: true }, png };
   }
 
   /** The seller's product name and category; the category chooses the looks and presets of the creation. */

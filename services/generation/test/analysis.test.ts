@@ -1,7 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
-import { buildClassCategories, guessProduct, unknownCategoryLabels } from '../src/domain/analysis';
+import {
+  buildClassCategories,
+  checkReasons,
+  guessProduct,
+  LOW_CATEGORY_CONFIDENCE,
+  LOW_CUTOUT_CONFIDENCE,
+  unknownCategoryLabels,
+} from '../src/domain/analysis';
 import { categories } from '../src/domain/categories';
 import { ensureModels } from '../src/models/model-store';
 import { loadModelRuntime, type ModelRuntime } from '../src/models/runtime';
@@ -103,4 +110,12 @@ describe('analysis: product name and category', () => {
     // u8u8 kernels take ~2× the CPU of u8s8 on a VNNI CPU: on a busy 2-core machine one path took over 2 minutes.
     300_000,
   );
+});
+
+test('a batch product waits for check when its cut-out or its category is uncertain', () => {
+  expect(checkReasons(LOW_CUTOUT_CONFIDENCE, LOW_CATEGORY_CONFIDENCE)).toEqual([]);
+  expect(checkReasons(LOW_CUTOUT_CONFIDENCE - 0.01, 0.9)).toEqual(['cutout']);
+  expect(checkReasons(0.99, LOW_CATEGORY_CONFIDENCE - 0.01)).toEqual(['category']);
+  // Nothing segmented (no matte) says nothing of the cut-out; filed under "other" for lack of mass is uncertain.
+  expect(checkReasons(undefined, 0)).toEqual(['category']);
 });

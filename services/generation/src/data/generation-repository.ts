@@ -32,7 +32,8 @@ export interface CreationPlan {
   sweepAfter: Date;
 }
 
-export interface NewBatchGeneration {
+/** What every batch product's record starts with. */
+interface BatchProductBase {
   uuid: string;
   userId: string;
   bulkJobUuid: string;
@@ -42,12 +43,34 @@ export interface NewBatchGeneration {
   originalContentType: string;
   originalFilename: string;
   cutout: CutoutDocument | null;
-  variations: VariationDocument[];
   watermark: boolean;
   brandColors: string[];
+}
+
+export interface NewBatchGeneration extends BatchProductBase {
+  variations: VariationDocument[];
   now: Date;
   /** When the sweeper publishes the job if the broker has not confirmed it by then (the outbox). */
   sweepAfter: Date;
+}
+
+export interface NewHeldBatchGeneration extends BatchProductBase {
+  /** Credits bulk reserved for it. */
+  reserved: number;
+  /** The batch's style preset ids. */
+  presets: string[];
+  reasons: string[];
+}
+
+/** The fields of a batch product queued for rendering: its variations, one empty image each, started now. */
+function queuedFields(variations: VariationDocument[], watermark: boolean, now: Date, sweepAfter: Date) {
+  return {
+    num_images: variations.length,
+    variations,
+    images: variations.map((variation) => emptyImage(variation.index, watermark)),
+    started_at: now,
+    sweep_after: sweepAfter,
+  };
 }
 
 export interface QueuedDetails {
@@ -374,26 +397,44 @@ export class GenerationRepository {
    * A batch product, queued at once on credits bulk reserved: one insert of the whole record (never `reserving`,
    * since no reservation of its own exists). A second insert of the same uuid answers the first record.
    */
-  async createQueuedForBatch(input: NewBatchGeneration): Promise<GenerationDocument> {
+  createQueuedForBatch(input: NewBatchGeneration): Promise<GenerationDocument> {
+    return this.insertBatchProduct(input, {
+      stage: 'pending',
+      ...queuedFields(input.variations, input.watermark, input.now, input.sweepAfter),
+    });
+  }
+
+  /**
+   * A batch product analysis was unsure of, held for the seller's check: the credits bulk reserved (`reserved`)
+   * stay; variations are planned when it is released, with the category the seller confirmed.
+   */
+  createHeldForBatch(input: NewHeldBatchGeneration): Promise<GenerationDocument> {
+    return this.insertBatchProduct(input, {
+      stage: 'held',
+      num_images: input.reserved,
+      batch_presets: input.presets,
+      check_reasons: input.reasons,
+    });
+  }
+
+  private async insertBatchProduct(
+    input: BatchProductBase,
+    fields: Partial<GenerationDocument>,
+  ): Promise<GenerationDocument> {
     try {
       const created = await this.model.create({
         uuid: input.uuid,
         user_id: input.userId,
-        stage: 'pending',
         category: input.category,
         object: input.object,
         original_key: input.originalKey,
         original_content_type: input.originalContentType,
         original_filename: input.originalFilename,
         cutout: input.cutout,
-        num_images: input.variations.length,
-        variations: input.variations,
-        images: input.variations.map((variation) => emptyImage(variation.index, input.watermark)),
         watermark: input.watermark,
         brand_colors: input.brandColors,
         bulk_job_uuid: input.bulkJobUuid,
-        started_at: input.now,
-        sweep_after: input.sweepAfter,
+        ...fields,
       });
       return created.toObject();
     } catch (error) {
@@ -402,6 +443,43 @@ export class GenerationRepository {
       if (!existing) throw error;
       return existing;
     }
+  }
+
+  /**
+   * A held batch product renders: queued with its variations and the seller's corrections, in one conditional update
+   * from `held`, so of two concurrent releases exactly one wins; null for the other (or when not held).
+   */
+  releaseHeld(
+    uuid: string,
+    userId: string,
+    release: AnalysisCorrections & { variations: VariationDocument[]; watermark: boolean; now: Date; sweepAfter: Date },
+  ): Promise<GenerationDocument | null> {
+    return this.model
+      .findOneAndUpdate(
+        { uuid, user_id: userId, stage: 'held' },
+        {
+          $set: {
+            ...definedOnly({ category: release.category, object: release.object, cutout: release.cutout }),
+            stage: 'pending',
+            ...queuedFields(release.variations, release.watermark, release.now, release.sweepAfter),
+          },
+        },
+        { returnDocument: 'after' },
+      )
+      .lean<GenerationDocument>()
+      .exec();
+  }
+
+  /** A held batch product the seller removed (or nothing fits it any more): failed with `error`, never rendered. */
+  dropHeld(uuid: string, userId: string, error: string, now: Date): Promise<GenerationDocument | null> {
+    return this.model
+      .findOneAndUpdate(
+        { uuid, user_id: userId, stage: 'held' },
+        { $set: { stage: 'failed', error, finished_at: now } },
+        { returnDocument: 'after' },
+      )
+      .lean<GenerationDocument>()
+      .exec();
   }
 
   /** A batch's generations of the user, oldest first. */

@@ -3,10 +3,20 @@ import { Schema, type Connection, type Model, type Types } from 'mongoose';
 import type { StyleRecipe } from '../domain/styles';
 
 /**
- * Internal life of a generation; the public status maps analyzed/reserving/pending to "pending". The transitions
+ * Internal life of a generation; the public status maps analyzed/held/reserving/pending to "pending". The transitions
  * (README "Generation states") are conditional updates in GenerationRepository; the sweeper finishes stuck ones.
+ * `held` is a batch product analysis was unsure of, waiting for the seller's check on the batch's reserved credits
+ * (bulk releases or drops it; generation's sweeper leaves it alone).
  */
-export const generationStages = ['analyzed', 'reserving', 'pending', 'processing', 'completed', 'failed'] as const;
+export const generationStages = [
+  'analyzed',
+  'held',
+  'reserving',
+  'pending',
+  'processing',
+  'completed',
+  'failed',
+] as const;
 export type GenerationStage = (typeof generationStages)[number];
 
 export interface VariationDocument {
@@ -81,6 +91,10 @@ export interface GenerationDocument {
   /** Times the sweeper queued the render job again. */
   requeues: number;
   finished_at: Date | null;
+  /** A held batch product: the batch's style presets (ids), applied once its category is confirmed. */
+  batch_presets?: string[];
+  /** A held batch product: why analysis was unsure of it (cutout, category). */
+  check_reasons?: string[];
   /**
    * An analysed photo nobody created from is removed after this (the sweeper removes its files, then the record);
    * cleared when Create claims it. Null for every other generation.
@@ -159,6 +173,8 @@ const generationSchema = new Schema<GenerationDocument>(
     requeues: { type: Number, default: 0 },
     finished_at: { type: Date, default: null },
     expires_at: { type: Date, default: null },
+    batch_presets: { type: [String], default: undefined },
+    check_reasons: { type: [String], default: undefined },
   },
   { collection: 'generations', timestamps: { createdAt: 'created_at', updatedAt: 'updated_at' }, versionKey: false },
 );

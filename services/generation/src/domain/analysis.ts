@@ -1,3 +1,4 @@
+import type { CheckReason } from '@productgen/contracts';
 import { categoryLabels, OTHER_CATEGORY, PET_CLASS_RANGES, productNameOverrides, type CategoryId } from './categories';
 
 export interface ClassScore {
@@ -25,6 +26,21 @@ export const LOW_CUTOUT_CONFIDENCE = 0.92;
 
 export function isLowCutoutConfidence(confidence: number): boolean {
   return confidence < LOW_CUTOUT_CONFIDENCE;
+}
+
+/**
+ * Below this probability mass on its winning category (`ProductGuess.confidence`; 0 when filed under "other" for
+ * lack of any) a batch product's category is called uncertain and it waits for the seller's check. Not calibrated
+ * on a labelled set yet: half the mass means another category is about as likely as the one chosen.
+ */
+export const LOW_CATEGORY_CONFIDENCE = 0.5;
+
+/** Why a batch product should wait for the seller's check; empty when analysis is sure enough of it. */
+export function checkReasons(cutoutConfidence: number | undefined, categoryConfidence: number): CheckReason[] {
+  const reasons: CheckReason[] = [];
+  if (cutoutConfidence !== undefined && isLowCutoutConfidence(cutoutConfidence)) reasons.push('cutout');
+  if (categoryConfidence < LOW_CATEGORY_CONFIDENCE) reasons.push('category');
+  return reasons;
 }
 
 /** Below this much probability on any product class the photo is filed under "other". */
