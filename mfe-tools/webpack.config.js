@@ -1,7 +1,21 @@
+const { createHash } = require('node:crypto');
+const { existsSync, readFileSync } = require('node:fs');
 const path = require('node:path');
 const CopyWebpackPlugin = require('copy-webpack-plugin');
 const { DefinePlugin } = require('webpack');
 const { makeWebpackConfig } = require('@productgen/mf-shared/webpack');
+
+const { OUTPUTS } = require('./build/prepare-assets');
+
+/** Each model's sha256 (build/prepare-assets.js wrote the files): the browser caches a model under it. */
+function modelHashes() {
+  const hashes = {};
+  for (const [model, file] of Object.entries(OUTPUTS)) {
+    const built = path.join(__dirname, '.assets', file);
+    if (existsSync(built)) hashes[model] = createHash('sha256').update(readFileSync(built)).digest('hex');
+  }
+  return hashes;
+}
 
 const makeConfig = makeWebpackConfig({
   name: 'mfe_tools',
@@ -14,7 +28,10 @@ const makeConfig = makeWebpackConfig({
     new CopyWebpackPlugin({
       patterns: [{ from: path.join(__dirname, '.assets'), to: 'tool-assets', noErrorOnMissing: true }],
     }),
-    new DefinePlugin({ 'process.env.TOOLS_ASSETS_URL': JSON.stringify(process.env.TOOLS_ASSETS_URL ?? '') }),
+    new DefinePlugin({
+      'process.env.TOOLS_ASSETS_URL': JSON.stringify(process.env.TOOLS_ASSETS_URL ?? ''),
+      'process.env.TOOLS_MODEL_SHA256': JSON.stringify(modelHashes()),
+    }),
   ],
 });
 

@@ -11,6 +11,9 @@ export const TEXTS = {
   eraserModelFailed: 'Failed to load AI model. Please refresh the page.',
   eraserSystemFailed: 'Failed to load AI system. Please refresh the page.',
   inpaintingFailed: 'Inpainting failed. Try again.',
+  uploadImages: 'Choose images or drop them here',
+  uploadImage: 'Choose an image or drop it here',
+  uploadHint: 'JPEG, PNG or WebP · stays on your device',
   ctaSignedIn: 'Create now',
   ctaSignedOut: 'Get Started Free',
 } as const;

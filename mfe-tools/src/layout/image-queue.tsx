@@ -48,15 +48,20 @@ export function useImageQueue() {
   const update = useCallback((id: number, patch: Partial<QueueItem>) => {
     setItems((current) => current.map((item) => (item.id === id ? { ...item, ...patch } : item)));
   }, []);
-  const setResult = useCallback(
-    (id: number, blob: Blob, name: string, width: number, height: number) =>
-      update(id, {
-        status: 'done',
-        progress: undefined,
-        result: { blob, url: track(URL.createObjectURL(blob)), name, width, height },
+  /** An image's result; a result made again (the remover's new background) replaces the old one and frees its URL. */
+  const setResult = useCallback((id: number, blob: Blob, name: string, width: number, height: number) => {
+    const result = { blob, url: track(URL.createObjectURL(blob)), name, width, height };
+    setItems((current) =>
+      current.map((item) => {
+        if (item.id !== id) return item;
+        if (item.result) {
+          URL.revokeObjectURL(item.result.url);
+          urls.current.delete(item.result.url);
+        }
+        return { ...item, status: 'done' as const, progress: undefined, result };
       }),
-    [update],
-  );
+    );
+  }, []);
   const clear = useCallback(() => {
     urls.current.forEach((url) => URL.revokeObjectURL(url));
     urls.current.clear();

@@ -3,7 +3,7 @@
 // time points elsewhere (another path or host of the operator's), never a public CDN.
 declare const __webpack_public_path__: string | undefined;
 /** Replaced at build by webpack's DefinePlugin (webpack.config.js). */
-declare const process: { env: { TOOLS_ASSETS_URL?: string } };
+declare const process: { env: { TOOLS_ASSETS_URL?: string; TOOLS_MODEL_SHA256?: Partial<Record<string, string>> } };
 
 const configured = process.env.TOOLS_ASSETS_URL ?? '';
 
@@ -19,3 +19,6 @@ export const MODEL_FILES = {
 } as const;
 
 export type ToolModel = keyof typeof MODEL_FILES;
+
+/** The sha256 of each model file as built (webpack.config.js); missing outside a webpack build (unit tests). */
+export const MODEL_SHA256: Partial<Record<ToolModel, string>> = process.env.TOOLS_MODEL_SHA256 ?? {};

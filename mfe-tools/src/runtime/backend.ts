@@ -12,12 +12,22 @@ interface GpuNavigator {
 }
 
 /**
+ * WASM threads when the page is isolated: half the cores, so the page and the rest of the machine keep some, but at
+ * least two (a dual-core phone or laptop would otherwise get one thread and nothing from isolation: inference there
+ * takes about half the time with two). Not isolated, WASM runs on one thread.
+ */
+export function wasmThreads(isolated: boolean, cores: number): number {
+  if (!isolated) return 1;
+  return Math.min(Math.max(cores, 1), Math.max(2, Math.floor(cores / 2)));
+}
+
+/**
  * WebGPU only when the browser really has an adapter: onnxruntime-web's WebGPU build falls back silently on a
- * machine without one but takes seconds to create a session. WASM threads: half the cores when isolated (SPEC §9).
+ * machine without one but takes seconds to create a session.
  */
 export async function detectBackend(allowGpu: boolean): Promise<DeviceBackend> {
   const isolated = globalThis.crossOriginIsolated === true;
-  const threads = isolated ? Math.max(1, Math.floor((navigator.hardwareConcurrency || 2) / 2)) : 1;
+  const threads = wasmThreads(isolated, navigator.hardwareConcurrency || 2);
   if (allowGpu) {
     const gpu = (navigator as GpuNavigator).gpu;
     const adapter = gpu ? await gpu.requestAdapter().catch(() => null) : null;

@@ -58,8 +58,8 @@ async function handle(request: AiRequest): Promise<void> {
       return;
     }
     case 'segment': {
-      const alpha = await segmentProduct(request, run);
-      post({ type: 'alpha', id: request.id, alpha }, [alpha.buffer]);
+      const { alpha, timings } = await segmentProduct(request, run);
+      post({ type: 'alpha', id: request.id, alpha, timings }, [alpha.buffer]);
       return;
     }
     case 'upscale': {

@@ -1,3 +1,5 @@
+import type { SegmentationTimings } from '../inference/segmentation';
+
 /** Messages between a tool page and its inference worker (workers/ai.worker.ts). */
 export type ExecutionBackend = 'webgpu' | 'wasm';
 
@@ -10,7 +12,7 @@ export type AiRequest =
 export type AiReply =
   | { type: 'done'; id: number; backend?: ExecutionBackend }
   | { type: 'progress'; id: number; done: number; total: number }
-  | { type: 'alpha'; id: number; alpha: Uint8ClampedArray }
+  | { type: 'alpha'; id: number; alpha: Uint8ClampedArray; timings: SegmentationTimings }
   | { type: 'image'; id: number; data: Uint8ClampedArray; width: number; height: number }
   | { type: 'failed'; id: number; message: string };
 

@@ -88,7 +88,7 @@ describe('u2netp converted to float32 at build', () => {
   it('segments the product: a solid opaque share, transparent corners', async () => {
     const segmentation = await load(converted.bytes);
     const image = await photoPixels(400);
-    const alpha = await segmentProduct(image, segmentation.run);
+    const { alpha } = await segmentProduct(image, segmentation.run);
     const at = (x: number, y: number) => alpha[y * image.width + x];
     const { width, height } = image;
     expect([at(0, 0), at(width - 1, 0), at(0, height - 1), at(width - 1, height - 1)]).toEqual([0, 0, 0, 0]);

@@ -30,4 +30,5 @@ export { FixesOverlay, type FixesOverlayProps } from './FixesOverlay';
 export { SWIPE_THRESHOLD_PX, swipeDirection, swipeTarget, useSwipe, type SwipeDirection } from './swipe';
 export { SelectField, type SelectFieldProps, type SelectOption } from './SelectField';
 export { MaskBrush, BRUSH_SIZES, type MaskBrushProps, type BrushMode, type BrushSizeId } from './MaskBrush';
+export { UploadArea, UploadIcon, type UploadAreaProps } from './UploadArea';
 export { paintSegment, copyMask, sameMask, type Mask, type Point, type DirtyRect } from './mask-painting';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, ProgressBar, TextField } from '@productgen/ui-kit';
+import { Button, ProgressBar, TextField, UploadArea } from '@productgen/ui-kit';
 import {
   clampMaxDimension,
   DEFAULT_MAX_DIMENSION,
@@ -11,7 +11,6 @@ import {
 } from '../../algorithms/resize-plan';
 import { decodeImage } from '../../image/canvas';
 import { ToolPage } from '../../layout/ToolPage';
-import { UploadArea } from '../../layout/UploadArea';
 import styles from '../../layout/ToolPage.module.css';
 import { TEXTS } from '../../texts';
 import { resizeAndDownload } from './resize-images';
@@ -84,7 +83,14 @@ export function ResizerPage() {
 
   return (
     <ToolPage path="/image-resizer" sample="resizer" howTo={HOW_TO}>
-      <UploadArea multiple onFiles={(files) => void addFiles(files)} disabled={working} />
+      <UploadArea
+        multiple
+        imagesOnly
+        title={TEXTS.uploadImages}
+        text={TEXTS.uploadHint}
+        onFiles={(files) => void addFiles(files)}
+        disabled={working}
+      />
       <div className={styles.controls}>
         <TextField
           label="Maximum dimension (px)"
