@@ -147,7 +147,7 @@ function SingleImageFlow() {
       editedMask.current = null;
       dispatch({ type: 'photoChosen', photo, token });
       try {
-        const analysis = await client.analyseImage(photo);
+        const analysis = await client.analyseImage(photo, file.name);
         dispatch({ type: 'analysed', token, analysis });
       } catch (error) {
         dispatch({ type: 'analysisFailed', token, error: apiMessage(error) ?? ANALYSIS_FAILED_MESSAGE });

@@ -320,8 +320,13 @@ export const imageGenFromIdRequestSchema = z
 export type ImageGenFromIdRequest = z.infer<typeof imageGenFromIdRequestSchema>;
 
 export const analyzeImageRequestSchema = z.object({
-  /** Base64 without the data-URL prefix (DESIGN §8); a prefix is tolerated. */
+  /** Base64 without the data-URL prefix; a prefix is tolerated. */
   image: base64ImageSchema,
+  /**
+   * The photo's file name as the seller chose it, when the browser has one: a product noun in it ("blue-dress.jpg")
+   * weighs in the category and names the product. Optional; a name over 255 characters is refused.
+   */
+  filename: z.string().max(255, 'Please choose a file whose name is at most 255 characters long.').optional(),
 });
 export type AnalyzeImageRequest = z.infer<typeof analyzeImageRequestSchema>;
 

@@ -227,7 +227,9 @@ export function createPlatformClient(options: PlatformClientOptions) {
       assertGenerateCount(body.numGenerates);
       return http.call('imageGenFromId', { body });
     },
-    analyseImage: (image: string) => http.call('analyzeImage', { body: { image: stripDataUrlPrefix(image) } }),
+    /** Cut-out, name and category of a photo; its file name, when given, helps name and file it. */
+    analyseImage: (image: string, filename?: string) =>
+      http.call('analyzeImage', { body: { image: stripDataUrlPrefix(image), ...(filename ? { filename } : {}) } }),
     /** The analysed photo's cut-out mask, for the seller's brush. */
     cutout: (generationUuid: string) => http.call('getCutout', { params: { generation_uuid: generationUuid } }),
     /** Saves the seller's corrected mask (a PNG, base64 or data URL) before Create. */
