@@ -24,6 +24,10 @@ async function openPage(context: BrowserContext, pagePath: string) {
   page.on('request', (request) => {
     if (new URL(request.url()).pathname.endsWith(REMOVER_MODEL)) modelRequests.push(request.url());
   });
+  // Every document of the page notes when single-spa has mounted its first app (the shell is running).
+  await page.addInitScript(() =>
+    window.addEventListener('single-spa:first-mount', () => ((window as unknown as WithMounted).e2eMounted = true)),
+  );
   await page.goto(`${suite.platform.webUrl}${pagePath}`);
   // A visitor's first input starts the platform on a public page.
   await page.mouse.move(5, 5);
@@ -31,13 +35,15 @@ async function openPage(context: BrowserContext, pagePath: string) {
 }
 
 type WithNavigate = { singleSpaNavigate: (url: string) => void };
+type WithMounted = { e2eMounted?: boolean };
 
 const isolated = (page: Page) =>
   page.evaluate(() => (globalThis as unknown as { crossOriginIsolated: boolean }).crossOriginIsolated);
 
 /** single-spa's navigateToUrl (its window.singleSpaNavigate) once the platform runs, until the next document loads. */
 async function navigateInPage(page: Page, pagePath: string): Promise<void> {
-  await page.waitForFunction(() => typeof (window as unknown as WithNavigate).singleSpaNavigate === 'function');
+  await page.mouse.move(9, 9);
+  await page.waitForFunction(() => (window as unknown as WithMounted).e2eMounted === true);
   await Promise.all([
     page.waitForEvent('load'),
     page.evaluate((target) => (window as unknown as WithNavigate).singleSpaNavigate(target), pagePath),
@@ -80,8 +86,6 @@ describe('free tools: isolation, model cache, background colour', () => {
     // Another in-page navigation (a script's, as single-spa's navigateToUrl) loads the other page as a document too.
     await navigateInPage(page, '/pricing');
     expect(await isolated(page)).toBe(false);
-    await page.mouse.move(7, 7);
-    await page.getByRole('button', { name: 'Free Tools' }).waitFor();
     await navigateInPage(page, '/image-upscaler');
     await page.mouse.move(8, 8);
     expect(await waitForModel(page)).toContain('AI ready');

@@ -17,10 +17,10 @@ jest.setTimeout(120_000);
 interface PageGlobals {
   document: {
     readyState: string;
-    getElementById(id: string): { childElementCount: number } | null;
     querySelectorAll(selector: string): ArrayLike<{ src: string; async: boolean }>;
   };
   e2eTrackingRanAt?: Record<string, string>;
+  e2eMounted?: boolean;
 }
 
 const servers = new LoopbackServers();
@@ -34,13 +34,19 @@ function webOrigin(trackingScripts: Record<string, string>): Promise<string> {
   return servers.listen(standaloneWebApp(webRoot, trackingScripts));
 }
 
-/** Opens the landing page and waits until the shell has started (its top bar rendered) and the page has loaded. */
+/**
+ * Opens the landing page and waits until the page has loaded and the shell has started (a visitor's first input starts
+ * it on a public page) and mounted the page's app.
+ */
 async function openStartedLandingPage(origin: string): Promise<Page> {
   const page = await browser.newPage();
+  await page.addInitScript(() => {
+    const scope = globalThis as unknown as PageGlobals & { addEventListener(type: string, listener: () => void): void };
+    scope.addEventListener('single-spa:first-mount', () => (scope.e2eMounted = true));
+  });
   await page.goto(`${origin}/`, { waitUntil: 'load' });
-  await page.waitForFunction(
-    () => ((globalThis as unknown as PageGlobals).document.getElementById('pg-top-bar')?.childElementCount ?? 0) > 0,
-  );
+  await page.mouse.move(5, 5);
+  await page.waitForFunction(() => (globalThis as unknown as PageGlobals).e2eMounted === true);
   return page;
 }
 
