@@ -101,11 +101,14 @@ export function RemoverPage() {
   useEffect(() => {
     const pass = ++recolourPass.current;
     for (const [id, cutOut] of cutOuts.current) {
-      void encodeCutOut(cutOut.image, cutOut.alpha, chosenColour, cutOut.fileName).then(({ blob, name }) => {
-        if (pass === recolourPass.current && cutOuts.current.has(id)) {
-          setResult(id, blob, name, cutOut.image.width, cutOut.image.height);
-        }
-      });
+      encodeCutOut(cutOut.image, cutOut.alpha, chosenColour, cutOut.fileName)
+        .then(({ blob, name }) => {
+          if (pass === recolourPass.current && cutOuts.current.has(id)) {
+            setResult(id, blob, name, cutOut.image.width, cutOut.image.height);
+          }
+        })
+        // An image the browser cannot encode again keeps the result it has.
+        .catch(() => undefined);
     }
   }, [chosenColour, setResult]);
   // Cleared images let go of their cut-outs.
