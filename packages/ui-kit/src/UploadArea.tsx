@@ -35,6 +35,17 @@ export function UploadIcon() {
   );
 }
 
+/** A visually hidden image file input; its label elsewhere is the visible control. */
+function ImageInput(props: {
+  id: string;
+  multiple: boolean;
+  disabled: boolean;
+  capture?: 'environment';
+  onChange: (event: ChangeEvent<HTMLInputElement>) => void;
+}) {
+  return <input className={styles.input} type="file" accept="image/*" {...props} />;
+}
+
 /**
  * The one image upload area of the site (the create screen, the free tools): drop files on it or click to browse;
  * every input accepts images. A file input is cleared after each choice, so the same file can be chosen again.
@@ -94,15 +105,7 @@ export function UploadArea({
           <span className={styles.browseTitle}>{title}</span>
           {text && <span className={styles.browseText}>{text}</span>}
         </label>
-        <input
-          id={browseId}
-          className={styles.input}
-          type="file"
-          accept="image/*"
-          multiple={multiple}
-          disabled={disabled}
-          onChange={takeChosen}
-        />
+        <ImageInput id={browseId} multiple={multiple} disabled={disabled} onChange={takeChosen} />
         {hint && (
           <span className={styles.hint} role="note">
             {hint}
@@ -117,27 +120,11 @@ export function UploadArea({
           >
             Take Photo
           </label>
-          <input
-            id={cameraId}
-            className={styles.input}
-            type="file"
-            accept="image/*"
-            capture="environment"
-            disabled={disabled}
-            onChange={takeChosen}
-          />
+          <ImageInput id={cameraId} multiple={false} capture="environment" disabled={disabled} onChange={takeChosen} />
           <label htmlFor={galleryId} className={clsx(styles.phoneButton, disabled && styles.disabled)}>
             Choose from Gallery
           </label>
-          <input
-            id={galleryId}
-            className={styles.input}
-            type="file"
-            accept="image/*"
-            multiple={multiple}
-            disabled={disabled}
-            onChange={takeChosen}
-          />
+          <ImageInput id={galleryId} multiple={multiple} disabled={disabled} onChange={takeChosen} />
         </div>
       )}
     </div>

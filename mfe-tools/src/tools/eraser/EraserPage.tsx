@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState, type PointerEvent } from 'react';
-import { Button, Slider, Spinner, UploadArea } from '@productgen/ui-kit';
+import { Button, Slider, Spinner } from '@productgen/ui-kit';
 import { baseNameOf, capLongSide } from '../../algorithms/resize-plan';
 import type { RgbaImage } from '../../inference/tensors';
 import { canvasOf, decodeImage, downloadBlob, encodePixels, pixelsOf } from '../../image/canvas';
 import { ToolPage } from '../../layout/ToolPage';
+import { ToolUploadArea } from '../../layout/ToolUploadArea';
 import layout from '../../layout/ToolPage.module.css';
 import { TEXTS } from '../../texts';
 import { addErased, currentVersion, moveTo, resetToOriginal, startHistory, type History } from './history';
@@ -152,13 +153,7 @@ export function EraserPage() {
         wall.
       </p>
       {!photo ? (
-        <UploadArea
-          imagesOnly
-          title={TEXTS.uploadImage}
-          text={TEXTS.uploadHint}
-          onFiles={(files) => void load(files)}
-          disabled={!ready}
-        />
+        <ToolUploadArea onFiles={(files) => void load(files)} disabled={!ready} />
       ) : (
         <>
           <div className={layout.controls}>

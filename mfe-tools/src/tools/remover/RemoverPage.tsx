@@ -1,5 +1,4 @@
 import { useEffect, useRef, useState } from 'react';
-import { UploadArea } from '@productgen/ui-kit';
 import { baseNameOf, capLongSide } from '../../algorithms/resize-plan';
 import { applyAlpha } from '../../inference/segmentation';
 import type { RgbaImage } from '../../inference/tensors';
@@ -7,6 +6,7 @@ import { decodeImage, encodePixels, pixelsOf } from '../../image/canvas';
 import { QueueActions, QueueList, useImageQueue } from '../../layout/image-queue';
 import { ModelStatus } from '../../layout/ModelStatus';
 import { ToolPage } from '../../layout/ToolPage';
+import { ToolUploadArea } from '../../layout/ToolUploadArea';
 import styles from '../../layout/ToolPage.module.css';
 import { useAiModel } from '../../runtime/use-ai-model';
 import { TEXTS } from '../../texts';
@@ -120,14 +120,7 @@ export function RemoverPage() {
   return (
     <ToolPage path="/remove-background-shopify" sample="remover" howTo={HOW_TO}>
       <ModelStatus state={model} />
-      <UploadArea
-        multiple
-        imagesOnly
-        title={TEXTS.uploadImages}
-        text={TEXTS.uploadHint}
-        onFiles={queue.add}
-        disabled={queue.working}
-      />
+      <ToolUploadArea multiple onFiles={queue.add} disabled={queue.working} />
       <fieldset className={styles.controls}>
         <legend>Background</legend>
         <label>

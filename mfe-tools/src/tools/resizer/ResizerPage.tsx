@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, ProgressBar, TextField, UploadArea } from '@productgen/ui-kit';
+import { Button, ProgressBar, TextField } from '@productgen/ui-kit';
 import {
   clampMaxDimension,
   DEFAULT_MAX_DIMENSION,
@@ -11,6 +11,7 @@ import {
 } from '../../algorithms/resize-plan';
 import { decodeImage } from '../../image/canvas';
 import { ToolPage } from '../../layout/ToolPage';
+import { ToolUploadArea } from '../../layout/ToolUploadArea';
 import styles from '../../layout/ToolPage.module.css';
 import { TEXTS } from '../../texts';
 import { resizeAndDownload } from './resize-images';
@@ -83,14 +84,7 @@ export function ResizerPage() {
 
   return (
     <ToolPage path="/image-resizer" sample="resizer" howTo={HOW_TO}>
-      <UploadArea
-        multiple
-        imagesOnly
-        title={TEXTS.uploadImages}
-        text={TEXTS.uploadHint}
-        onFiles={(files) => void addFiles(files)}
-        disabled={working}
-      />
+      <ToolUploadArea multiple onFiles={(files) => void addFiles(files)} disabled={working} />
       <div className={styles.controls}>
         <TextField
           label="Maximum dimension (px)"

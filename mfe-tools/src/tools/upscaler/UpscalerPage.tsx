@@ -1,9 +1,9 @@
-import { UploadArea } from '@productgen/ui-kit';
 import { baseNameOf, capLongSide } from '../../algorithms/resize-plan';
 import { decodeImage, encodePixels, pixelsOf } from '../../image/canvas';
 import { QueueActions, QueueList, useImageQueue } from '../../layout/image-queue';
 import { ModelStatus } from '../../layout/ModelStatus';
 import { ToolPage } from '../../layout/ToolPage';
+import { ToolUploadArea } from '../../layout/ToolUploadArea';
 import styles from '../../layout/ToolPage.module.css';
 import { upscaleEstimate } from '../../runtime/backend';
 import { useAiModel } from '../../runtime/use-ai-model';
@@ -51,14 +51,7 @@ export function UpscalerPage() {
           upscaling).
         </p>
       )}
-      <UploadArea
-        multiple
-        imagesOnly
-        title={TEXTS.uploadImages}
-        text={TEXTS.uploadHint}
-        onFiles={queue.add}
-        disabled={queue.working}
-      />
+      <ToolUploadArea multiple onFiles={queue.add} disabled={queue.working} />
       <QueueActions
         queue={queue}
         ready={model.phase === 'ready'}
