@@ -138,10 +138,11 @@ export function createPlatformClient(options: PlatformClientOptions) {
     onUploadProgress?: (fraction: number) => void;
   }) {
     assertGenerateCount(numGenerates);
+    // The fields before the zip: the API knows the per-product count while the zip streams in (refusing early).
     const form = new FormData();
-    form.append('zipFile', zip, 'images.zip');
     form.append('numGenerates', String(numGenerates));
     if (presets.length > 0) form.append('presets', JSON.stringify(presets));
+    form.append('zipFile', zip, 'images.zip');
     return http.call('createBulkJob', {
       body: form,
       onUploadProgress,

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
-import { OUT_OF_CREDITS_MESSAGE, routes, validateRequest, type RouteBody } from '@productgen/contracts';
+import { limits, OUT_OF_CREDITS_MESSAGE, routes, validateRequest, type RouteBody } from '@productgen/contracts';
 import { AppError, type Logger, type ObjectStore } from '@productgen/service-kit';
 import type { BillingClient } from './clients/billing';
 import type { GenerationClient } from './clients/generation';
 import type { JobRepository } from './data/job-repository';
 import type { JobDocument } from './data/models';
 import type { HandOver } from './hand-over';
+import { ImageCountWatch } from './intake/image-count-watch';
 import { discardUnreadBody, receiveZipUpload } from './intake/upload';
 import { inspectZip, type ZipLimits } from './intake/zip-intake';
 
@@ -32,6 +33,21 @@ function isPaymentRequired(error: unknown): boolean {
 }
 
 /**
+ * Refuses a zip (402) as soon as the image entries seen so far need more credits than the balance: each takes the
+ * per-product count sent before the file (the web app sends it first), else at least one. The rest of the body is
+ * then drained unread and nothing is stored; the reservation still checks the full count of a zip that fits.
+ */
+function refuseBeyondCredits(credits: number, fieldsBeforeFile: Readonly<Record<string, string>>): ImageCountWatch {
+  const declared = Number(fieldsBeforeFile.numGenerates);
+  // A count outside the contract's range is the validation's 400 later, not a reason to refuse here.
+  const perImage =
+    Number.isInteger(declared) && declared >= 1 && declared <= limits.maxImagesPerGeneration ? declared : 1;
+  return new ImageCountWatch((images) => {
+    if (images * perImage > credits) throw AppError.paymentRequired(OUT_OF_CREDITS_MESSAGE);
+  });
+}
+
+/**
  * POST /image-gen/bulk-zip: the upload is streamed to the object store, its fields and every image are checked,
  * then the whole batch is reserved at once. Any refusal (4xx) leaves nothing behind: the upload is removed, no job
  * exists and nothing was charged. Once reserved, the products are handed to generation in the background.
@@ -43,10 +59,15 @@ export class BatchIntake {
     const { objectStore, logger } = this.deps;
     const jobUuid = randomUUID();
     const key = uploadKey(jobUuid);
-    await this.refuseWithoutCredits(req, userId);
+    const credits = await this.refuseWithoutCredits(req, userId);
     let job: JobDocument;
     try {
-      const upload = await receiveZipUpload(req, { objectStore, key, maxBytes: this.deps.maxZipBytes });
+      const upload = await receiveZipUpload(req, {
+        objectStore,
+        key,
+        maxBytes: this.deps.maxZipBytes,
+        watchZip: (fields) => refuseBeyondCredits(credits, fields),
+      });
       const body = this.parseFields(upload.fields, upload.file);
       const presets = body.presets ?? [];
       if (presets.length > 0) {
@@ -95,9 +116,9 @@ export class BatchIntake {
   /**
    * A zip (up to MAX_ZIP_BYTES) is stored and its central directory read before its image count, and so the credits
    * it needs, is known; an account without a single credit can make nothing of it, so it is refused before any of
-   * that (402, the body discarded unread). The reservation checks the full count later.
+   * that (402, the body discarded unread). Otherwise the balance, for refuseBeyondCredits while the zip streams in.
    */
-  private async refuseWithoutCredits(req: Request, userId: string): Promise<void> {
+  private async refuseWithoutCredits(req: Request, userId: string): Promise<number> {
     let credits: number;
     try {
       ({ credits } = await this.deps.billing.userBilling({ params: { userId } }));
@@ -105,7 +126,7 @@ export class BatchIntake {
       await discardUnreadBody(req, this.deps.maxZipBytes);
       throw error;
     }
-    if (credits > 0) return;
+    if (credits > 0) return credits;
     await discardUnreadBody(req, this.deps.maxZipBytes);
     throw AppError.paymentRequired(OUT_OF_CREDITS_MESSAGE);
   }

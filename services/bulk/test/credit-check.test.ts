@@ -1,5 +1,7 @@
 import { billingInternalRoutes, OUT_OF_CREDITS_MESSAGE } from '@productgen/contracts';
-import { serveRoute } from '@productgen/service-kit';
+import { AppError, serveRoute } from '@productgen/service-kit';
+import { randomBytes } from 'node:crypto';
+import { craftZip } from '../../../tests/integration/batch/zips';
 import { listObjectKeys } from '../../../tests/support/object-store';
 import { startBulkTestBed, stubService, uploadBatch, type BulkTestBed } from './test-bed';
 
@@ -11,16 +13,22 @@ describe('batch upload without credits', () => {
   let bed: BulkTestBed;
   /** Billing's balance per user, served by its internal route as declared in the contracts. */
   const balances = new Map<string, number>();
+  let reservations = 0;
 
   beforeAll(async () => {
     bed = await startBulkTestBed({
       name: 'bulk-credit-check',
-      billing: stubService((app) =>
+      billing: stubService((app) => {
         serveRoute(app, billingInternalRoutes.userBilling, ({ params }) => ({
           credits: balances.get(params.userId) ?? 0,
           purchaser: false,
-        })),
-      ),
+        }));
+        // Reached only by a zip read in full: the reservation is where its full count is checked.
+        serveRoute(app, billingInternalRoutes.reserveBatchCredits, () => {
+          reservations += 1;
+          throw AppError.paymentRequired(OUT_OF_CREDITS_MESSAGE);
+        });
+      }),
       // Nothing here may reach generation: a refused upload stops before any product exists.
       generation: stubService(() => undefined),
     });
@@ -34,6 +42,38 @@ describe('batch upload without credits', () => {
   test('a balance of 0: 402 with the out-of-credits text before the zip is read; nothing stored, no job', async () => {
     const answer = await upload('user-without-credits', Buffer.alloc(2 * 1024 * 1024, 7));
     expect(answer).toEqual({ status: 402, body: { code: 402, error: OUT_OF_CREDITS_MESSAGE } });
+    expect(await bed.connection.collection('bulk_jobs').countDocuments()).toBe(0);
+    expect(await listObjectKeys(bed.s3, bed.store.bucket, '')).toEqual([]);
+  });
+
+  /** The web app's order: the per-product count before the zip, so the count is known while the zip streams in. */
+  const uploadCountFirst = async (userId: string, zip: Buffer, numGenerates: number) => {
+    const form = new FormData();
+    form.append('numGenerates', String(numGenerates));
+    form.append('zipFile', new Blob([new Uint8Array(zip)], { type: 'application/zip' }), 'images.zip');
+    const response = await fetch(`${bed.url}/image-gen/bulk-zip`, {
+      method: 'POST',
+      headers: { 'X-User-Id': userId },
+      body: form,
+    });
+    return { status: response.status, body: (await response.json()) as unknown };
+  };
+
+  /** Six 4-MiB photos: 24 MiB of zip whose first local headers already say how many images it holds. */
+  const sixLargePhotos = () =>
+    craftZip(
+      Array.from({ length: 6 }, (_, index) => ({ name: `photo-${index}.jpg`, data: randomBytes(4 * 1024 * 1024) })),
+    );
+
+  test('a balance too small for the images seen so far: 402 while the zip streams in; nothing stored, no job', async () => {
+    balances.set('user-with-five-credits', 5);
+    // 2 images × 3 per product already need 6 credits: refused at the second entry, a third of the way in.
+    const answer = await uploadCountFirst('user-with-five-credits', sixLargePhotos(), 3);
+    expect(answer).toEqual({ status: 402, body: { code: 402, error: OUT_OF_CREDITS_MESSAGE } });
+    // Without the count before the file, each image takes at least one credit: refused at the sixth.
+    const countAfter = await uploadBatch(bed.url, 'user-with-five-credits', sixLargePhotos(), { numGenerates: '1' });
+    expect(countAfter).toEqual({ status: 402, body: { code: 402, error: OUT_OF_CREDITS_MESSAGE } });
+    expect(reservations).toBe(0);
     expect(await bed.connection.collection('bulk_jobs').countDocuments()).toBe(0);
     expect(await listObjectKeys(bed.s3, bed.store.bucket, '')).toEqual([]);
   });

@@ -50,7 +50,13 @@ class ByteCap extends Transform {
  */
 export function receiveZipUpload(
   req: Request,
-  options: { objectStore: ObjectStore; key: string; maxBytes: number },
+  options: {
+    objectStore: ObjectStore;
+    key: string;
+    maxBytes: number;
+    /** Watches the zip's bytes on their way to the store (given the fields sent before it); its error refuses the upload. */
+    watchZip?: (fieldsBeforeFile: Readonly<Record<string, string>>) => Transform;
+  },
 ): Promise<ReceivedUpload> {
   let parser: busboy.Busboy;
   try {
@@ -88,7 +94,11 @@ export function receiveZipUpload(
       cap.on('error', fail);
       stream.on('limit', () => cap.destroy(AppError.payloadTooLarge(zipTooLargeMessage(options.maxBytes))));
       stream.on('error', (error) => cap.destroy(error));
-      stream.pipe(cap);
+      const watch = options.watchZip?.(fields);
+      if (watch) {
+        watch.on('error', (error) => cap.destroy(error));
+        stream.pipe(watch).pipe(cap);
+      } else stream.pipe(cap);
       storing = options.objectStore.putObject(options.key, cap, { contentType: 'application/zip' }).then(() => {
         file = { originalname: info.filename ?? '', mimetype: info.mimeType, size: cap.bytes };
       });
