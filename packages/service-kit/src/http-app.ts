@@ -5,6 +5,7 @@ import { errorHandler } from './error-handler';
 import { checkReadiness, type ReadinessCheck } from './health';
 import { routeNotMatched, trackAllowedMethods } from './router';
 import { traceRequests } from './request-tracing';
+import { verifyServiceCalls, type ServiceIdentity } from './service-identity';
 import { recordHttpMetrics } from './metrics';
 import { installContextPropagation } from './telemetry';
 import { redactRequestUrls } from './url-redaction';
@@ -19,6 +20,11 @@ export interface HttpAppOptions {
   readinessTimeoutMs?: number;
   /** Largest accepted JSON body (bytes or a string such as '1mb'). */
   bodyLimit?: number | string;
+  /**
+   * Verifies every caller but the probes (the gateway's or another service's signed token, verifyServiceCalls);
+   * the services all pass theirs. Without it (the web hosts) anyone may call.
+   */
+  serviceIdentity?: ServiceIdentity;
 }
 
 export interface HttpApp extends Express {
@@ -66,6 +72,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
     res.status(report.status === 'ok' ? 200 : 503).json(report);
   });
 
+  if (options.serviceIdentity) app.use(verifyServiceCalls(options.serviceIdentity));
   app.use(express.json({ limit: options.bodyLimit ?? '1mb' }));
 
   let finalized = false;

@@ -1,7 +1,9 @@
 import { SpanKind } from '@opentelemetry/api';
 import type { z } from 'zod';
 import { AppError, isErrorBody } from './errors';
+import { USER_ID_HEADER } from './contract-routes';
 import { currentRequestId } from './request-id';
+import { SERVICE_TOKEN_HEADER, type ServiceIdentity } from './service-identity';
 import { injectTraceHeaders, withSpan } from './telemetry';
 
 /**
@@ -38,8 +40,13 @@ export interface InternalHttpClientOptions {
   target?: string;
   /** Per-request time limit; exceeding it is a 504. */
   timeoutMs?: number;
-  /** Sent with every request (e.g. an internal credential). */
+  /** Sent with every request. */
   headers?: Record<string, string>;
+  /**
+   * This process's identity: every request carries a fresh X-Service-Token, naming the user of an X-User-Id header
+   * when there is one (the callee reads the user from the token only).
+   */
+  identity?: ServiceIdentity;
   /** Defaults to the global fetch. */
   fetchImpl?: (input: string | URL, init?: RequestInit) => Promise<Response>;
 }
@@ -91,6 +98,9 @@ export function createInternalHttpClient(options: InternalHttpClientOptions): In
       ...options.headers,
       ...requestOptions.headers,
     };
+    if (options.identity) {
+      headers[SERVICE_TOKEN_HEADER] = await options.identity.sign(headers[USER_ID_HEADER]);
+    }
     let body: string | undefined;
     if (requestOptions.body !== undefined) {
       headers['content-type'] = 'application/json';

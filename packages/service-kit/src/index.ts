@@ -31,6 +31,17 @@ export {
 } from './validation';
 export { createRouter, routeNotMatched, trackAllowedMethods } from './router';
 export { createHttpApp, type HttpApp, type HttpAppOptions } from './http-app';
+export {
+  createServiceIdentity,
+  FORGED_USER_MESSAGE,
+  INVALID_SERVICE_TOKEN_MESSAGE,
+  MISSING_SERVICE_TOKEN_MESSAGE,
+  SERVICE_TOKEN_HEADER,
+  serviceAuthConfig,
+  verifyServiceCalls,
+  type ServiceIdentity,
+  type VerifiedCaller,
+} from './service-identity';
 export { checkReadiness, type CheckOutcome, type ReadinessCheck, type ReadinessReport } from './health';
 export { REQUEST_ID_HEADER, assignRequestId, contextWithRequestId, currentRequestId } from './request-id';
 export { traceRequests } from './request-tracing';
