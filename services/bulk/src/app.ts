@@ -11,22 +11,22 @@ import {
   type ReadinessCheck,
 } from '@productgen/service-kit';
 import type { BatchIntake } from './batch-intake';
+import { JOB_NOT_FOUND_MESSAGE, type BatchReview } from './batch-review';
 import type { GenerationClient } from './clients/generation';
 import type { JobRepository } from './data/job-repository';
 import type { JobDocument } from './data/models';
-import { downloadEntries, publicStatus, summaryView } from './domain/job';
+import { downloadEntries, NOT_INCLUDED_FILENAME, notIncludedNote, publicStatus, summaryView } from './domain/job';
 import type { ProgressTracker } from './progress';
 
 export interface BulkAppDeps {
   intake: BatchIntake;
+  review: BatchReview;
   jobs: JobRepository;
   progress: ProgressTracker;
   generation: GenerationClient;
   readiness: Record<string, ReadinessCheck>;
   logger: Logger;
 }
-
-const JOB_NOT_FOUND_MESSAGE = 'Job not found.';
 
 function attachment(res: Response, filename: string): void {
   res.setHeader('Content-Type', 'application/zip');
@@ -36,7 +36,7 @@ function attachment(res: Response, filename: string): void {
 }
 
 export function createBulkApp(deps: BulkAppDeps): Express {
-  const { intake, jobs, progress, generation, logger } = deps;
+  const { intake, review, jobs, progress, generation, logger } = deps;
   const app = createHttpApp({ name: 'bulk', logger, readiness: deps.readiness });
 
   async function ownedJob(uuid: string, userId: string): Promise<JobDocument> {
@@ -61,11 +61,22 @@ export function createBulkApp(deps: BulkAppDeps): Express {
     return { jobs: listed.map(summaryView) };
   });
 
+  serveRoute(app, routes.listBulkChecks, async (input, req) => review.list(input.params.id, requireGatewayUser(req)));
+
+  serveRoute(app, routes.decideBulkCheck, async (input, req) =>
+    review.decide(input.params.id, requireGatewayUser(req), input.params.index, input.body),
+  );
+
+  serveRoute(app, routes.removeBulkProduct, async (input, req) =>
+    review.remove(input.params.id, requireGatewayUser(req), input.params.index),
+  );
+
   app.get(routes.downloadBulkJob.path, async (req, res) => {
     const userId = requireGatewayUser(req);
     const { params, query } = parseRequest(routes.downloadBulkJob, req);
     const job = await ownedJob(params.id, userId);
-    const entries = downloadEntries(job, await progress.generationsOf(job), query.originals);
+    const generations = await progress.generationsOf(job);
+    const entries = downloadEntries(job, generations, query.originals);
     if (entries.length === 0) throw AppError.notFound('No images to download yet');
     // Streams start one at a time as yazl reaches their entry, so memory stays at one image whatever the job size.
     const zip = new yazl.ZipFile();
@@ -77,6 +88,9 @@ export function createBulkApp(deps: BulkAppDeps): Express {
         );
       });
     }
+    // What is finished is in the zip; a note says which products are not, and why.
+    const note = notIncludedNote(job, generations);
+    if (note) zip.addBuffer(Buffer.from(note, 'utf8'), NOT_INCLUDED_FILENAME);
     zip.end();
     zip.outputStream.on('error', (error) => res.destroy(error));
     attachment(res, `productgen-batch-${job.uuid.slice(0, 8)}.zip`);

@@ -80,6 +80,7 @@ export class BatchIntake {
         userId,
         imagesPerProduct: body.numGenerates,
         presets,
+        checkUncertain: body.checkUncertain,
         uploadKey: key,
         products: images.map((image, index) => ({
           index,
@@ -168,6 +169,7 @@ export class BatchIntake {
   private parseFields(fields: Record<string, string>, file: unknown): BulkZipBody {
     const body: Record<string, unknown> = { zipFile: file, numGenerates: fields.numGenerates };
     if (fields.presets !== undefined) body.presets = fields.presets;
+    if (fields.checkUncertain !== undefined) body.checkUncertain = fields.checkUncertain;
     const result = validateRequest(routes.createBulkJob, { body });
     if (!result.ok) throw AppError.badRequest(result.message, { issues: result.issues });
     return result.data.body as BulkZipBody;

@@ -131,9 +131,21 @@ export class HandOver {
         count: job.images_per_product,
         presets: job.presets,
         watermark: job.watermark,
+        hold_uncertain: job.check_uncertain,
       },
     });
     if (product.index > 0) this.deps.crashPoint('mid-hand-over');
+    if (answer.outcome === 'held') {
+      await this.deps.jobs.setProductState(job.uuid, product.index, 'needs_check', null, {
+        reasons: answer.check_reasons ?? [],
+        category: answer.category,
+        object: answer.object ?? null,
+        held_at: this.deps.now(),
+        deciding_since: null,
+        outcome: null,
+      });
+      return;
+    }
     const state = answer.outcome === 'queued' ? 'handed' : answer.outcome;
     await this.deps.jobs.setProductState(job.uuid, product.index, state, answer.error);
   }

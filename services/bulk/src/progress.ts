@@ -89,6 +89,7 @@ export class ProgressTracker {
     const progress = computeProgress(job, current);
     await this.deps.jobs.recordProgress(job.uuid, {
       generationsDone: progress.generationsDone,
+      counts: progress.counts,
       thumbnails: progress.thumbnails,
       finished: progress.outcome && { ...progress.outcome, at: this.deps.now() },
     });

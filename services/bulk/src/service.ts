@@ -4,6 +4,7 @@ import type { MessageBus, Subscription } from '@productgen/bus';
 import { createCrashPoint, periodicTask, type Logger, type ObjectStore } from '@productgen/service-kit';
 import { createBulkApp } from './app';
 import { BatchIntake } from './batch-intake';
+import { BatchReview } from './batch-review';
 import { createBillingClient, type BillingClient } from './clients/billing';
 import { createGenerationClient, type GenerationClient } from './clients/generation';
 import type { BulkConfig } from './config';
@@ -91,8 +92,18 @@ export async function createBulkService(deps: BulkServiceDeps): Promise<BulkServ
     leaseMs: config.FANOUT_LEASE_MS,
   });
 
+  const review = new BatchReview({
+    jobs,
+    generation,
+    progress,
+    logger,
+    now,
+    decisionLeaseMs: config.FANOUT_LEASE_MS,
+  });
+
   const app = createBulkApp({
     intake,
+    review,
     jobs,
     progress,
     generation,
@@ -121,6 +132,7 @@ export async function createBulkService(deps: BulkServiceDeps): Promise<BulkServ
         logger.warn({ err: error, job: job.uuid }, 'stalled batch not resumed yet; trying again on the next sweep');
       }
     }
+    await review.sweepOverdue();
     for (const job of await jobs.findActive(50)) await progress.refresh(job);
   }
 

@@ -21,6 +21,7 @@ function job(
     images_per_product: 2,
     presets: [],
     watermark: true,
+    check_uncertain: true,
     upload_key: null,
     products: states.map((state, index) => ({
       index,
@@ -32,6 +33,7 @@ function job(
     })),
     generations_total: states.length,
     generations_done: 0,
+    counts: null,
     thumbnails: [],
     error: null,
     lease_until: null,

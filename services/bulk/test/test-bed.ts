@@ -51,15 +51,37 @@ export async function startBulkTestBed(options: {
   billing: express.Express;
   generation: express.Express;
   env?: Record<string, string>;
+  /** The service's clock (tests that let days pass). */
+  now?: () => Date;
 }): Promise<BulkTestBed> {
   const dir = await mkdtemp(path.join(tmpdir(), `${options.name}-`));
+  // Whatever started is stopped again when a later step fails, so a failed setup does not keep jest running.
+  const started: Array<() => Promise<unknown>> = [() => rm(dir, { recursive: true, force: true })];
+  try {
+    return await startOn(dir, started, options);
+  } catch (error) {
+    for (const stop of started.reverse()) await stop().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function startOn(
+  dir: string,
+  started: Array<() => Promise<unknown>>,
+  options: Parameters<typeof startBulkTestBed>[0],
+): Promise<BulkTestBed> {
   const mongo: EmbeddedMongo = await startEmbeddedMongo({ port: 0, dbPath: path.join(dir, 'mongo') });
+  started.push(() => mongo.stop());
   let s3 = await startEmbeddedS3({ dataDir: path.join(dir, 's3') });
+  started.push(() => s3.stop()); // the current server, after a restart too
   const s3Port = s3.port;
   const broker: InProcessBroker = createInProcessBroker();
   const logger = createLogger({ service: options.name, level: 'silent' });
   const bus: MessageBus = createInProcessBus(broker, { logger });
+  started.push(async () => broker.close());
+  started.push(() => bus.close());
   const connection = await mongoose.createConnection(mongo.url, { dbName: 'bulk' }).asPromise();
+  started.push(() => connection.close());
   const store = createObjectStore({
     endpoint: s3.endpoint,
     accessKey: s3.accessKey,
@@ -67,14 +89,24 @@ export async function startBulkTestBed(options: {
     bucket: 'bulk-test',
   });
   const billing = await serve(options.billing);
+  started.push(() => new Promise((resolve) => billing.server.close(resolve)));
   const generation = await serve(options.generation);
+  started.push(() => new Promise((resolve) => generation.server.close(resolve)));
   const config = loadConfig(bulkConfigSchema, {
     NODE_ENV: 'test',
+    SERVICE_AUTH_SECRET: 'bulk-test-bed-service-auth-secret-0123456789',
     BILLING_URL: billing.url,
     GENERATION_URL: generation.url,
     ...options.env,
   });
-  const bulk = await createBulkService({ config, logger, mongo: connection, bus, objectStore: store });
+  const bulk = await createBulkService({
+    config,
+    logger,
+    mongo: connection,
+    bus,
+    objectStore: store,
+    now: options.now,
+  });
   const outer = express();
   outer.use(bulk.app);
   const bulkServer = await serve(outer);
@@ -92,16 +124,9 @@ export async function startBulkTestBed(options: {
       s3 = await startEmbeddedS3({ dataDir: path.join(dir, 's3'), port: s3Port });
     },
     async close() {
-      for (const served of [bulkServer, billing, generation]) {
-        await new Promise((resolve) => served.server.close(resolve));
-      }
+      await new Promise((resolve) => bulkServer.server.close(resolve));
       await bulk.stop();
-      await connection.close();
-      await bus.close();
-      await broker.close();
-      await s3.stop();
-      await mongo.stop();
-      await rm(dir, { recursive: true, force: true });
+      for (const stop of started.reverse()) await stop();
     },
   };
 }

@@ -1,17 +1,20 @@
+import type { BulkJobCounts } from '@productgen/contracts';
 import type { Model } from 'mongoose';
-import type { JobDocument, JobStage, ProductDocument, ProductState } from './models';
+import type { CheckDocument, CheckOutcome, JobDocument, JobStage, ProductDocument, ProductState } from './models';
 
 export interface NewJob {
   uuid: string;
   userId: string;
   imagesPerProduct: number;
   presets: string[];
+  checkUncertain: boolean;
   uploadKey: string;
   products: Array<Pick<ProductDocument, 'index' | 'entry_index' | 'name' | 'generation_uuid'>>;
 }
 
 export interface Progress {
   generationsDone: number;
+  counts: BulkJobCounts;
   thumbnails: string[];
   /** Set when every product is done. */
   finished?: { stage: Extract<JobStage, 'completed' | 'failed'>; error: string | null; at: Date };
@@ -33,6 +36,7 @@ export class JobRepository {
       stage: 'reserving',
       images_per_product: job.imagesPerProduct,
       presets: job.presets,
+      check_uncertain: job.checkUncertain,
       upload_key: job.uploadKey,
       products: job.products.map((product) => ({ ...product, state: 'waiting', error: null })),
       generations_total: job.products.length,
@@ -94,13 +98,78 @@ export class JobRepository {
     await this.model.updateOne({ uuid, stage: 'handing_over' }, { $set: { lease_until: null } }).exec();
   }
 
-  /** Products are stored in their index order, so a product's index is its position in the array. */
-  async setProductState(uuid: string, index: number, state: ProductState, error: string | null): Promise<void> {
+  /**
+   * Products are stored in their index order, so a product's index is its position in the array. A product held
+   * for check records what analysis said of it.
+   */
+  async setProductState(
+    uuid: string,
+    index: number,
+    state: ProductState,
+    error: string | null,
+    check: CheckDocument | null = null,
+  ): Promise<void> {
+    const set: Record<string, unknown> = { [`products.${index}.state`]: state, [`products.${index}.error`]: error };
+    if (check) set[`products.${index}.check`] = check;
+    await this.model.updateOne({ uuid, [`products.${index}.state`]: 'waiting' }, { $set: set }).exec();
+  }
+
+  /**
+   * Takes a product waiting for check for one decision (one conditional update: of two concurrent decisions only
+   * one gets it); null when it is not waiting.
+   */
+  claimCheck(uuid: string, userId: string, index: number, now: Date): Promise<JobDocument | null> {
+    return this.model
+      .findOneAndUpdate(
+        { uuid, user_id: userId, [`products.${index}.state`]: 'needs_check' },
+        { $set: { [`products.${index}.state`]: 'deciding', [`products.${index}.check.deciding_since`]: now } },
+        { returnDocument: 'after' },
+      )
+      .lean<JobDocument>()
+      .exec();
+  }
+
+  /** The decision went through: the product's new state and how it was let go. */
+  async settleCheck(uuid: string, index: number, state: ProductState, outcome: CheckOutcome): Promise<void> {
     await this.model
       .updateOne(
-        { uuid, [`products.${index}.state`]: 'waiting' },
-        { $set: { [`products.${index}.state`]: state, [`products.${index}.error`]: error } },
+        { uuid, [`products.${index}.state`]: 'deciding' },
+        {
+          $set: {
+            [`products.${index}.state`]: state,
+            [`products.${index}.check.outcome`]: outcome,
+            [`products.${index}.check.deciding_since`]: null,
+          },
+        },
       )
+      .exec();
+  }
+
+  /** The decision failed (or its process stopped): the product waits for check again. */
+  async reopenCheck(uuid: string, index: number): Promise<void> {
+    await this.model
+      .updateOne(
+        { uuid, [`products.${index}.state`]: 'deciding' },
+        { $set: { [`products.${index}.state`]: 'needs_check', [`products.${index}.check.deciding_since`]: null } },
+      )
+      .exec();
+  }
+
+  /**
+   * Jobs with a product waiting for check since before `heldBefore`, or a decision stopped since before
+   * `decidingBefore` (the sweeper renders the first as they are and reopens the second).
+   */
+  findOverdueChecks(heldBefore: Date, decidingBefore: Date, limit: number): Promise<JobDocument[]> {
+    return this.model
+      .find({
+        stage: { $in: ['handing_over', 'tracking'] },
+        $or: [
+          { products: { $elemMatch: { state: 'needs_check', 'check.held_at': { $lt: heldBefore } } } },
+          { products: { $elemMatch: { state: 'deciding', 'check.deciding_since': { $lt: decidingBefore } } } },
+        ],
+      })
+      .limit(limit)
+      .lean<JobDocument[]>()
       .exec();
   }
 
@@ -139,7 +208,13 @@ export class JobRepository {
     await this.model
       .updateOne(
         { uuid, stage: { $in: ACTIVE_STAGES }, generations_done: { $lte: progress.generationsDone } },
-        { $set: { generations_done: progress.generationsDone, thumbnails: progress.thumbnails } },
+        {
+          $set: {
+            generations_done: progress.generationsDone,
+            counts: progress.counts,
+            thumbnails: progress.thumbnails,
+          },
+        },
       )
       .exec();
     if (progress.finished) {

@@ -1,3 +1,4 @@
+import type { BulkJobCounts } from '@productgen/contracts';
 import { Schema, type Connection, type Model } from 'mongoose';
 
 /**
@@ -7,9 +8,28 @@ import { Schema, type Connection, type Model } from 'mongoose';
 export const jobStages = ['reserving', 'handing_over', 'tracking', 'completed', 'failed'] as const;
 export type JobStage = (typeof jobStages)[number];
 
-/** waiting: not with generation yet; handed: generation has it; skipped and failed products are done already. */
-export const productStates = ['waiting', 'handed', 'skipped', 'failed'] as const;
+/**
+ * waiting: not with generation yet; handed: generation has it (rendering or done); needs_check: generation holds it
+ * for the seller's check ("Needs your check"), credits reserved; deciding: a check decision or removal is being
+ * sent to generation; skipped, failed and removed (by the seller, credits given back) products are done already.
+ */
+export const productStates = ['waiting', 'handed', 'needs_check', 'deciding', 'skipped', 'failed', 'removed'] as const;
 export type ProductState = (typeof productStates)[number];
+
+/** How a product that waited for check was let go: the seller's decision, or its wait ran out. */
+export const checkOutcomes = ['looks_right', 'render_anyway', 'fix', 'unchecked', 'removed'] as const;
+export type CheckOutcome = (typeof checkOutcomes)[number];
+
+/** What analysis said of a product held for check (generation's answer at hand-over). */
+export interface CheckDocument {
+  reasons: string[];
+  category: string | null;
+  object: string | null;
+  held_at: Date;
+  /** Set while a decision is being sent to generation (a stopped one is given up after the lease). */
+  deciding_since: Date | null;
+  outcome: CheckOutcome | null;
+}
 
 export interface ProductDocument {
   /** Position among the zip's images (central directory order); also finds the entry again. */
@@ -22,6 +42,8 @@ export interface ProductDocument {
   generation_uuid: string;
   state: ProductState;
   error: string | null;
+  /** Set when generation held the product for the seller's check; kept after the check. */
+  check?: CheckDocument | null;
 }
 
 export interface JobDocument {
@@ -31,11 +53,15 @@ export interface JobDocument {
   images_per_product: number;
   presets: string[];
   watermark: boolean;
+  /** "Check uncertain products before rendering": products analysis is unsure of wait for the seller. */
+  check_uncertain: boolean;
   /** Object key of the uploaded zip until every product was handed over. */
   upload_key: string | null;
   products: ProductDocument[];
   generations_total: number;
   generations_done: number;
+  /** Where the products are, as of the last refresh (null before the first). */
+  counts: BulkJobCounts | null;
   thumbnails: string[];
   error: string | null;
   /** The process handing the products over renews this; a lapsed lease is resumed by another. */
@@ -45,6 +71,18 @@ export interface JobDocument {
   updated_at: Date;
 }
 
+const checkSchema = new Schema<CheckDocument>(
+  {
+    reasons: { type: [String], default: [] },
+    category: { type: String, default: null },
+    object: { type: String, default: null },
+    held_at: { type: Date, required: true },
+    deciding_since: { type: Date, default: null },
+    outcome: { type: String, enum: [...checkOutcomes, null], default: null },
+  },
+  { _id: false },
+);
+
 const productSchema = new Schema<ProductDocument>(
   {
     index: { type: Number, required: true },
@@ -53,6 +91,7 @@ const productSchema = new Schema<ProductDocument>(
     generation_uuid: { type: String, required: true },
     state: { type: String, enum: productStates, required: true },
     error: { type: String, default: null },
+    check: { type: checkSchema, default: null },
   },
   { _id: false },
 );
@@ -65,10 +104,12 @@ const jobSchema = new Schema<JobDocument>(
     images_per_product: { type: Number, required: true },
     presets: { type: [String], default: [] },
     watermark: { type: Boolean, default: true },
+    check_uncertain: { type: Boolean, default: false },
     upload_key: { type: String, default: null },
     products: { type: [productSchema], default: [] },
     generations_total: { type: Number, required: true },
     generations_done: { type: Number, default: 0 },
+    counts: { type: Schema.Types.Mixed, default: null },
     thumbnails: { type: [String], default: [] },
     error: { type: String, default: null },
     lease_until: { type: Date, default: null },

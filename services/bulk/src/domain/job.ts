@@ -1,5 +1,12 @@
-import { limits, type BulkJob, type BulkJobStatus, type BulkJobSummary, type Generation } from '@productgen/contracts';
-import type { JobDocument, JobStage } from '../data/models';
+import {
+  limits,
+  type BulkJob,
+  type BulkJobCounts,
+  type BulkJobStatus,
+  type BulkJobSummary,
+  type Generation,
+} from '@productgen/contracts';
+import type { JobDocument, JobStage, ProductDocument } from '../data/models';
 import { folderNames } from './zip-rules';
 
 /** A generation as generation's internal list gives it: the public view plus the stored original's extension. */
@@ -9,8 +16,6 @@ export const NOTHING_MATCHED_MESSAGE =
   'No product matched the categories of the chosen style presets, so nothing was created and no credits were used.';
 export const NOTHING_MADE_MESSAGE = 'No image could be made; every credit was given back.';
 
-const isFinished = (generation: Generation) =>
-  generation.metadata.status === 'completed' || generation.metadata.status === 'failed';
 const isFixed = (image: Generation['images'][number]) => image.metadata.fixes_done.every(Boolean);
 
 /** The public status (SPEC §4): pending until the first product is done, then processing, then the outcome. */
@@ -29,37 +34,57 @@ export function publicStatus(job: Pick<JobDocument, 'stage' | 'generations_done'
 
 export interface ComputedProgress {
   generationsDone: number;
+  counts: BulkJobCounts;
   thumbnails: string[];
   /** Every product is done (and all were handed over): the job's outcome. */
   outcome?: { stage: 'completed' | 'failed'; error: string | null };
 }
 
+/** Where one product is (`BulkJobCounts`), from its state with bulk and its generation's. */
+export function productStatus(
+  product: Pick<ProductDocument, 'state'>,
+  generation: Generation | undefined,
+): keyof BulkJobCounts {
+  switch (product.state) {
+    case 'skipped':
+    case 'removed':
+      return 'done';
+    case 'failed':
+      return 'failed';
+    case 'needs_check':
+      return 'waiting_for_check';
+    case 'handed':
+      if (generation?.metadata.status === 'completed') return 'done';
+      if (generation?.metadata.status === 'failed') return 'failed';
+      return 'rendering';
+    default:
+      // waiting for the hand-over, or a check decision on its way: rendering next.
+      return 'rendering';
+  }
+}
+
 /**
- * Progress from generation's own records (the source of truth): a product is done when it was skipped or refused
- * at hand-over, or when its generation completed or failed. Computing it again from the same records gives the
- * same answer, so any number of refreshes (messages, polls, page views) agree.
+ * Progress from generation's own records (the source of truth): a product is done when it was skipped, refused or
+ * removed, or when its generation completed or failed. A product waiting for the seller's check is not done, so the
+ * job is not finished while any waits. Computing it again from the same records gives the same answer, so any
+ * number of refreshes (messages, polls, page views) agree.
  */
 export function computeProgress(job: JobDocument, generations: readonly Generation[]): ComputedProgress {
   const byUuid = new Map(generations.map((generation) => [generation.generation_uuid, generation]));
-  let done = 0;
+  const counts: BulkJobCounts = { done: 0, waiting_for_check: 0, rendering: 0, failed: 0 };
   let completed = 0;
   let skipped = 0;
   for (const product of job.products) {
-    if (product.state === 'skipped' || product.state === 'failed') {
-      done += 1;
-      if (product.state === 'skipped') skipped += 1;
-      continue;
-    }
     const generation = byUuid.get(product.generation_uuid);
-    if (product.state === 'handed' && generation && isFinished(generation)) {
-      done += 1;
-      if (generation.metadata.status === 'completed') completed += 1;
-    }
+    counts[productStatus(product, generation)] += 1;
+    if (product.state === 'skipped') skipped += 1;
+    if (product.state === 'handed' && generation?.metadata.status === 'completed') completed += 1;
   }
+  const done = counts.done + counts.failed;
   const thumbnails = orderedGenerations(job, generations)
     .flatMap((generation) => generation.images.filter(isFixed).map((image) => image.output_url))
     .slice(0, limits.batchCardThumbnails);
-  const progress: ComputedProgress = { generationsDone: done, thumbnails };
+  const progress: ComputedProgress = { generationsDone: done, counts, thumbnails };
   if (job.stage === 'tracking' && done === job.generations_total) {
     if (completed > 0) progress.outcome = { stage: 'completed', error: null };
     else
@@ -88,6 +113,7 @@ export function summaryView(job: JobDocument): BulkJobSummary {
     created_at: job.created_at.toISOString(),
     thumbnails: job.thumbnails,
     has_watermark: job.watermark,
+    counts: job.counts ?? computeProgress(job, []).counts,
   };
 }
 
@@ -134,4 +160,33 @@ export function downloadEntries(
     }
     return entries;
   });
+}
+
+export const NOT_INCLUDED_FILENAME = 'NOT-INCLUDED.txt';
+
+const notIncludedReasons: Record<Exclude<keyof BulkJobCounts, 'done'>, string> = {
+  waiting_for_check: 'needs your check (not rendered yet)',
+  rendering: 'still rendering',
+  failed: 'could not be made; its credits were given back',
+};
+
+/**
+ * What Download All says of the products it has no image of (waiting for check, rendering, failed, removed or
+ * skipped), one line each; null when every product has its images.
+ */
+export function notIncludedNote(job: JobDocument, generations: readonly Generation[]): string | null {
+  const byUuid = new Map(generations.map((generation) => [generation.generation_uuid, generation]));
+  const lines: string[] = [];
+  for (const product of job.products) {
+    const generation = byUuid.get(product.generation_uuid);
+    const status = productStatus(product, generation);
+    if (status === 'done' && product.state === 'handed') continue;
+    let reason: string;
+    if (product.state === 'removed') reason = 'removed from the batch by you; its credits were given back';
+    else if (product.state === 'skipped') reason = 'skipped: no chosen style preset fits its category';
+    else reason = notIncludedReasons[status as keyof typeof notIncludedReasons];
+    lines.push(`${product.name}: ${reason}`);
+  }
+  if (lines.length === 0) return null;
+  return `These products of the batch have no images in this download:\n${lines.join('\n')}\n`;
 }
