@@ -3,12 +3,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Locator, Page, Request, Response } from 'playwright-core';
-import {
-  MFE_NAMES,
-  parseRoutesManifest,
-  ROUTE_TABLE as STATIC_ROUTES,
-  type MfeName,
-} from '../../packages/mf-shared/src/routes';
+import { parseRoutesManifest, ROUTE_TABLE as STATIC_ROUTES, type MfeName } from '../../packages/mf-shared/src/routes';
 import {
   collectPageProblems,
   launchBrowser,
@@ -62,6 +57,8 @@ interface PageGlobals {
   document: { title: string; images: ArrayLike<{ complete: boolean }> };
   /** Set by the page-view test: survives client-side navigations, not page loads. */
   e2eSameDocument?: boolean;
+  /** Set once single-spa has mounted the document's first app (openPage). */
+  e2eMounted?: boolean;
   /** Module federation's runtime: share scope per container instance → package → version → provider. */
   __FEDERATION__: {
     __SHARE__: Record<
@@ -97,6 +94,13 @@ function samplePath(pattern: string): string {
 
 async function openPage(): Promise<Page> {
   const opened = await context.newPage();
+  // Every document notes when the shell has mounted its first app (single-spa's event): the platform is running.
+  await opened.addInitScript(() =>
+    (globalThis as unknown as EventTarget).addEventListener(
+      'single-spa:first-mount',
+      () => ((globalThis as unknown as PageGlobals).e2eMounted = true),
+    ),
+  );
   // A visitor's current-user check is answered 401 on purpose (SPEC §7: /auth/me gives false on 401).
   // An unknown path is answered 404 (with the shell's not-found page), which Chromium logs as well; so is the
   // sample job of the route walk, which no user has (the job page then says "Job not found.").
@@ -146,10 +150,18 @@ async function expectServedBy(owner: MfeName, title: string): Promise<void> {
 }
 
 /** Loads a path in the current page; the returned function lists what the page requested since then. */
+/** Opens a page as a visitor does (a public page starts the platform at the first input) until its app is mounted. */
 async function visit(pathname: string): Promise<() => string[]> {
   const mark = requests.mark();
   await page.goto(`${platform.webUrl}${pathname}`);
+  await startedPlatform();
   return () => requests.since(mark);
+}
+
+/** A mouse move (a visitor's first input) and the wait until the document's platform has mounted its first app. */
+async function startedPlatform(): Promise<void> {
+  await page.mouse.move(3, 3);
+  await page.waitForFunction(() => (globalThis as unknown as PageGlobals).e2eMounted === true);
 }
 
 function topBar(): Locator {
@@ -276,12 +288,16 @@ describe('a new user, in Chromium against npm start', () => {
     const nav = topBar().getByRole('navigation', { name: 'Main' });
     await navigateByClick(nav.getByRole('link', { name: 'Ad Agencies' }), '/for-ad-agencies');
     await navigateByClick(nav.getByRole('link', { name: 'Pricing' }), '/pricing');
-    await nav.getByRole('button', { name: 'Free Tools' }).click();
-    await navigateByClick(page.getByRole('menuitem', { name: 'Image Resizer' }), '/image-resizer');
-    await navigateByClick(page.locator('#pg-footer').getByRole('link', { name: 'Terms of Service' }), '/terms');
+    // (The free tools are documents of their own, cross-origin isolated: not part of this one-document walk.)
+    const footer = page.locator('#pg-footer');
+    await navigateByClick(
+      footer.getByRole('link', { name: 'AI Product Photo Generator' }),
+      '/ai-product-photo-generator',
+    );
+    await navigateByClick(footer.getByRole('link', { name: 'Terms of Service' }), '/terms');
     const backView = page.waitForResponse(isPageView);
     await page.goBack();
-    await page.waitForURL(`${platform.webUrl}/image-resizer`);
+    await page.waitForURL(`${platform.webUrl}/ai-product-photo-generator`);
     await backView;
     await navigateByClick(topBar().getByRole('link', { name: `${PRODUCT_NAME} home` }), '/');
     await expectServedBy('mfe_marketing', routeEntry('/').title);
@@ -295,17 +311,17 @@ describe('a new user, in Chromium against npm start', () => {
     expect({
       '/for-ad-agencies': delta('/for-ad-agencies'),
       '/pricing': delta('/pricing'),
-      '/image-resizer': delta('/image-resizer'),
+      '/ai-product-photo-generator': delta('/ai-product-photo-generator'),
       '/terms': delta('/terms'),
       '/': delta('/'),
-    }).toEqual({ '/for-ad-agencies': 1, '/pricing': 1, '/image-resizer': 2, '/terms': 1, '/': 1 });
+    }).toEqual({ '/for-ad-agencies': 1, '/pricing': 1, '/ai-product-photo-generator': 2, '/terms': 1, '/': 1 });
     const newest = after.recent.slice(-6);
     expect(newest.map((event) => event.path)).toEqual([
       '/for-ad-agencies',
       '/pricing',
-      '/image-resizer',
+      '/ai-product-photo-generator',
       '/terms',
-      '/image-resizer',
+      '/ai-product-photo-generator',
       '/',
     ]);
     expect(newest[5]?.data).toEqual(
@@ -393,51 +409,58 @@ describe('a new user, in Chromium against npm start', () => {
   });
 
   test('React is loaded once, by the shell, for all four microfrontends', async () => {
-    // One document that runs every microfrontend, reached by client-side navigations.
+    // The module-federation share scope of the current document: one version of each React package, provided by the
+    // shell, used by the document's apps.
+    const expectReactFromShell = async (apps: readonly MfeName[]) => {
+      const scopes = await page.evaluate((packages) => {
+        const federation = (globalThis as unknown as PageGlobals).__FEDERATION__;
+        return Object.values(federation.__SHARE__).map(({ default: scope }) =>
+          Object.fromEntries(
+            packages.map((name) => [
+              name,
+              Object.entries(scope[name] ?? {}).map(([version, provided]) => ({
+                version,
+                from: provided.from,
+                loaded: provided.loaded === true,
+                useIn: [...provided.useIn].sort(),
+              })),
+            ]),
+          ),
+        );
+      }, REACT_PACKAGES);
+      expect(scopes.length).toBeGreaterThan(0);
+      for (const scope of scopes) {
+        for (const name of REACT_PACKAGES) {
+          // Every microfrontend mounts through react-dom/client and renders with react (mf-shared's lifecycles).
+          const consumers = name === 'react' || name === 'react-dom/client' ? [...apps] : [];
+          expect({ name, provided: scope[name] }).toEqual({
+            name,
+            provided: [
+              { version: expect.any(String), from: 'shell', loaded: true, useIn: expect.arrayContaining(consumers) },
+            ],
+          });
+        }
+      }
+    };
+    // One document that runs three microfrontends, reached by client-side navigations…
     page = await openPage();
     await visit('/dashboard');
     await expectServedBy('mfe_dashboard', routeEntry('/dashboard').title);
     const nav = topBar().getByRole('navigation', { name: 'Main' });
     await nav.getByRole('link', { name: 'Create Photo' }).click();
     await expectServedBy('mfe_create', routeEntry('/productgen').title);
-    await nav.getByRole('button', { name: 'Free Tools' }).click();
-    await page.getByRole('menuitem', { name: 'AI Image Upscaler' }).click();
-    await expectServedBy('mfe_tools', routeEntry('/image-upscaler').title);
     await topBar()
       .getByRole('link', { name: `${PRODUCT_NAME} home` })
       .click();
     await expectServedBy('mfe_marketing', routeEntry('/').title);
-
-    // The module-federation share scope: one version of each React package, provided by the shell, used by all.
-    const scopes = await page.evaluate((packages) => {
-      const federation = (globalThis as unknown as PageGlobals).__FEDERATION__;
-      return Object.values(federation.__SHARE__).map(({ default: scope }) =>
-        Object.fromEntries(
-          packages.map((name) => [
-            name,
-            Object.entries(scope[name] ?? {}).map(([version, provided]) => ({
-              version,
-              from: provided.from,
-              loaded: provided.loaded === true,
-              useIn: [...provided.useIn].sort(),
-            })),
-          ]),
-        ),
-      );
-    }, REACT_PACKAGES);
-    expect(scopes.length).toBeGreaterThan(0);
-    for (const scope of scopes) {
-      for (const name of REACT_PACKAGES) {
-        // Every microfrontend mounts through react-dom/client and renders with react (mf-shared's lifecycles).
-        const consumers = name === 'react' || name === 'react-dom/client' ? [...MFE_NAMES] : [];
-        expect({ name, provided: scope[name] }).toEqual({
-          name,
-          provided: [
-            { version: expect.any(String), from: 'shell', loaded: true, useIn: expect.arrayContaining(consumers) },
-          ],
-        });
-      }
-    }
+    await expectReactFromShell(['mfe_dashboard', 'mfe_create', 'mfe_marketing']);
+    // …and the free tools' own document (cross-origin isolated, so loaded as a document of its own).
+    await nav.getByRole('button', { name: 'Free Tools' }).click();
+    await page.getByRole('menuitem', { name: 'AI Image Upscaler' }).click();
+    await page.waitForURL(`${platform.webUrl}/image-upscaler`);
+    await startedPlatform();
+    await expectServedBy('mfe_tools', routeEntry('/image-upscaler').title);
+    await expectReactFromShell(['mfe_tools']);
 
     // And over every page of the run: no microfrontend ever downloaded its own React (its fallback chunks).
     const ownReactChunks = new Set<string>();
