@@ -130,11 +130,14 @@ export function createPlatformClient(options: PlatformClientOptions) {
     zip,
     numGenerates,
     presets = [],
+    checkUncertain = true,
     onUploadProgress,
   }: {
     zip: Blob;
     numGenerates: number;
     presets?: string[];
+    /** "Check uncertain products before rendering" (on unless turned off). */
+    checkUncertain?: boolean;
     onUploadProgress?: (fraction: number) => void;
   }) {
     assertGenerateCount(numGenerates);
@@ -142,6 +145,7 @@ export function createPlatformClient(options: PlatformClientOptions) {
     const form = new FormData();
     form.append('numGenerates', String(numGenerates));
     if (presets.length > 0) form.append('presets', JSON.stringify(presets));
+    form.append('checkUncertain', String(checkUncertain));
     form.append('zipFile', zip, 'images.zip');
     return http.call('createBulkJob', {
       body: form,
@@ -261,6 +265,16 @@ export function createPlatformClient(options: PlatformClientOptions) {
 
     bulkZip,
     bulkJob: (id: string) => http.call('getBulkJob', { params: { id } }),
+    /** A batch's products waiting for the seller's check ("Needs your check"). */
+    bulkChecks: (id: string) => http.call('listBulkChecks', { params: { id } }),
+    /** Looks right, Render anyway, or a fix (the brush's mask as a PNG, base64 or data URL; name; category). */
+    decideBulkCheck: (id: string, index: number, decision: Body<'decideBulkCheck'>) =>
+      http.call('decideBulkCheck', {
+        params: { id, index },
+        body: decision.mask === undefined ? decision : { ...decision, mask: stripDataUrlPrefix(decision.mask) },
+      }),
+    /** Removes a product waiting for check from its batch; its credits come back at once. */
+    removeBulkProduct: (id: string, index: number) => http.call('removeBulkProduct', { params: { id, index } }),
     /** GET /image-gen/bulk-jobs answers `{jobs}`, newest first; statuses filter it (comma-joined). */
     bulkJobs: async (statuses: BulkJobStatus[] = []) => {
       const answer: unknown = await http.call('listBulkJobs', {
