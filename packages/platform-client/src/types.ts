@@ -22,7 +22,9 @@ export type Body<Id extends keyof Routes> = RouteBodyInput<Routes[Id]>;
 
 export type {
   AnalysisCorrection,
+  BulkCheckProduct,
   BulkJob,
+  BulkJobCounts,
   BulkJobStatus,
   BulkJobSummary,
   Category,
