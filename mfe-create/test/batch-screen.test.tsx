@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
+import { CHECK_UNCERTAIN_LABEL } from '../src/batch/BatchScreen';
 import { resizeImageToJpeg } from '../src/shared/resize';
 import { deferred, renderCreate, requestsTo, testUser } from './support';
 
@@ -301,6 +302,29 @@ describe('batch tab: Create batch', () => {
     const form = requestsTo(requests, 'POST', '/image-gen/bulk-zip')[0]?.body as FormData;
     expect(form.get('numGenerates')).toBe('2');
     expect(form.get('presets')).toBe('["p2","p5"]');
+  });
+
+  it('"Check uncertain products before rendering" is on by default and sent either way', async () => {
+    const { requests } = renderBatch({ user: testUser({ credits: 100 }) });
+    await addFiles(photo('a.jpg'));
+    const option = screen.getByRole('checkbox', { name: new RegExp(`^${CHECK_UNCERTAIN_LABEL}`) });
+    expect(option).toBeChecked();
+    await userEvent.click(createBatchButton());
+    await screen.findByRole('heading', { name: 'Batch Job' });
+    expect((requestsTo(requests, 'POST', '/image-gen/bulk-zip')[0]?.body as FormData).get('checkUncertain')).toBe(
+      'true',
+    );
+  });
+
+  it('a seller who prefers speed turns the check off: every product renders at once', async () => {
+    const { requests } = renderBatch({ user: testUser({ credits: 100 }) });
+    await addFiles(photo('a.jpg'));
+    await userEvent.click(screen.getByRole('checkbox', { name: new RegExp(`^${CHECK_UNCERTAIN_LABEL}`) }));
+    await userEvent.click(createBatchButton());
+    await screen.findByRole('heading', { name: 'Batch Job' });
+    expect((requestsTo(requests, 'POST', '/image-gen/bulk-zip')[0]?.body as FormData).get('checkUncertain')).toBe(
+      'false',
+    );
   });
 
   it("shows the server's message when the upload is refused, and the batch can be sent again", async () => {

@@ -21,6 +21,9 @@ export const BATCH_DESCRIPTION =
   'that you follow on its job page and download all at once.';
 export const UPLOAD_FAILED_MESSAGE = 'An error occurred during bulk upload.';
 export const NOT_ENOUGH_CREDITS_LABEL = 'Not enough credits';
+export const CHECK_UNCERTAIN_LABEL = 'Check uncertain products before rendering';
+export const CHECK_UNCERTAIN_NOTE =
+  'Products whose cut-out or category we are unsure of wait for you ("Needs your check"); their credits stay reserved.';
 
 /** Every saved style preset, whatever its category: in a batch each applies to the products of its category. */
 function useAllPresets(): PresetsLoad {
@@ -71,6 +74,7 @@ function BatchFlow() {
   const [state, dispatch] = useReducer(batchReducer, initialBatchState);
   const categories = useCategories();
   const presetsLoad = useAllPresets();
+  const [checkUncertain, setCheckUncertain] = useState(true);
   const nextId = useRef(0);
 
   const limits = useCreateLimits();
@@ -134,7 +138,7 @@ function BatchFlow() {
     try {
       const bulkJobUuid = await createBatch(
         client,
-        { items: state.items, numGenerates: count, presets: state.presetIds },
+        { items: state.items, numGenerates: count, presets: state.presetIds, checkUncertain },
         (stage, progress) => dispatch({ type: 'progressed', stage, progress }),
       );
       // The credits were reserved: the top bar refetches the balance.
@@ -177,6 +181,18 @@ function BatchFlow() {
               Presets apply only to products of their category; other products are skipped and use no credits.
             </p>
           )}
+          <label className={styles.checkOption}>
+            <input
+              type="checkbox"
+              checked={checkUncertain}
+              disabled={state.working}
+              onChange={(event) => setCheckUncertain(event.target.checked)}
+            />
+            <span>
+              {CHECK_UNCERTAIN_LABEL}
+              <span className={styles.note}> {CHECK_UNCERTAIN_NOTE}</span>
+            </span>
+          </label>
           <div className={styles.createRow}>
             <Button
               type="submit"

@@ -8,6 +8,8 @@ export interface BatchRequest {
   items: readonly BatchItem[];
   numGenerates: number;
   presets: string[];
+  /** "Check uncertain products before rendering". */
+  checkUncertain: boolean;
 }
 
 /** Lets the browser paint the stage just reported before the next long step. */
@@ -18,7 +20,7 @@ function nextTask(): Promise<void> {
 /** Runs the stages, reporting each, and answers the new job's bulk_job_uuid. */
 export async function createBatch(
   client: PlatformClient,
-  { items, numGenerates, presets }: BatchRequest,
+  { items, numGenerates, presets, checkUncertain }: BatchRequest,
   report: (stage: BatchStage, progress: number) => void,
 ): Promise<string> {
   report('resizing', resizingProgress(0, items.length));
@@ -41,6 +43,7 @@ export async function createBatch(
     zip,
     numGenerates,
     presets,
+    checkUncertain,
     onUploadProgress: (share) => report('uploading', uploadingProgress(share)),
   });
   report('done', 100);

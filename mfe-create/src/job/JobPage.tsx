@@ -6,6 +6,7 @@ import { usePlatformClient, useSession, type BulkJob, type PlatformClient } from
 import { ImageViewer, LinkButton, ProgressBar, Spinner, type ViewerImage } from '@productgen/ui-kit';
 import { fixesRunning, loadableSrc } from '../shared/images';
 import { ErrorBox, SiteUrlTip, WatermarkNotice } from '../shared/messages';
+import { CHECK_TITLE, CheckScreen } from './CheckScreen';
 import { GenerationCard } from './GenerationCard';
 import {
   FETCH_FAILED_MESSAGE,
@@ -64,7 +65,12 @@ export function JobPage() {
     content = <ErrorBox message={FETCH_FAILED_MESSAGE} />;
   } else {
     content = (
-      <JobView job={load.job} pollFailed={load.pollFailed} showSiteTip={user.flags?.showSiteUrlTooltip === true} />
+      <JobView
+        job={load.job}
+        pollFailed={load.pollFailed}
+        showSiteTip={user.flags?.showSiteUrlTooltip === true}
+        onChecked={load.refresh}
+      />
     );
   }
 
@@ -76,7 +82,18 @@ export function JobPage() {
   );
 }
 
-function JobView({ job, pollFailed, showSiteTip }: { job: BulkJob; pollFailed: boolean; showSiteTip: boolean }) {
+function JobView({
+  job,
+  pollFailed,
+  showSiteTip,
+  onChecked,
+}: {
+  job: BulkJob;
+  pollFailed: boolean;
+  showSiteTip: boolean;
+  /** A product was checked: the job is fetched again at once. */
+  onChecked: () => void;
+}) {
   const client = usePlatformClient();
   const [viewing, setViewing] = useState<number | null>(null);
   const images = useMemo(() => viewerImages(job, client), [job, client]);
@@ -114,6 +131,26 @@ function JobView({ job, pollFailed, showSiteTip }: { job: BulkJob; pollFailed: b
               {done}/{total}
             </dd>
           </div>
+          {job.counts && (
+            <>
+              <div>
+                <dt>Done</dt>
+                <dd data-testid="job-done">{job.counts.done}</dd>
+              </div>
+              <div>
+                <dt>{CHECK_TITLE}</dt>
+                <dd data-testid="job-waiting-for-check">{job.counts.waiting_for_check}</dd>
+              </div>
+              <div>
+                <dt>Rendering</dt>
+                <dd data-testid="job-rendering">{job.counts.rendering}</dd>
+              </div>
+              <div>
+                <dt>Failed</dt>
+                <dd data-testid="job-failed">{job.counts.failed}</dd>
+              </div>
+            </>
+          )}
           <div>
             <dt>Created</dt>
             <dd data-testid="job-created">{formatCreatedAt(job.created_at)}</dd>
@@ -123,6 +160,7 @@ function JobView({ job, pollFailed, showSiteTip }: { job: BulkJob; pollFailed: b
           Download All
         </LinkButton>
       </div>
+      {(job.counts?.waiting_for_check ?? 0) > 0 && <CheckScreen jobUuid={job.bulk_job_uuid} onChecked={onChecked} />}
       {showsProgressBar(job) && (
         <ProgressBar
           value={done}
