@@ -271,6 +271,8 @@ async function main() {
   const envFile = [path.join(root, '.env'), path.join(root, '.env.example')].find((file) => existsSync(file));
   const env = { ...(envFile ? parseEnv(readFileSync(envFile, 'utf8')) : {}), ...process.env };
   for (const name of LOCAL_STORE_PASSWORDS) env[name] ||= randomBytes(24).toString('hex');
+  // The processes of this run sign their calls to each other with one secret, made up per run unless .env sets it.
+  env.SERVICE_AUTH_SECRET ||= randomBytes(32).toString('hex');
   const { services, volumes } = composeServices(values.compose, env);
 
   // Infrastructure: the embedded MongoDB and S3, each its own process.

@@ -1,3 +1,4 @@
+import { serviceCallHeaders } from '@productgen/test-kit';
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -93,7 +94,11 @@ withRabbitMq('the batch hand-over test', (AMQP_URL) => {
     }
 
     const bulkCall = (pathname: string, body?: FormData) =>
-      plainRequest(`${bulkUrl}${pathname}`, { method: body ? 'POST' : 'GET', headers: { 'X-User-Id': userId }, body });
+      plainRequest(`${bulkUrl}${pathname}`, {
+        method: body ? 'POST' : 'GET',
+        headers: serviceCallHeaders(userId),
+        body,
+      });
 
     async function startBatch(files: readonly string[], fields: Record<string, string>): Promise<string> {
       const zip = await makeZip(
@@ -114,7 +119,7 @@ withRabbitMq('the batch hand-over test', (AMQP_URL) => {
     /** The credit entries billing's own log holds, by generation, leaving out those of earlier tests. */
     async function ledgerByGeneration(): Promise<Map<string, { charged: number; givenBack: number }>> {
       const answer = await fetch(`${services.urls.billing}/credits/log?page=1&pageSize=100`, {
-        headers: { connection: 'close', 'X-User-Id': userId },
+        headers: { connection: 'close', ...serviceCallHeaders(userId) },
       });
       const { items } = (await answer.json()) as { items: CreditEntry[] };
       const ledger = new Map<string, { charged: number; givenBack: number }>();

@@ -7,7 +7,7 @@ import {
 } from '@productgen/bus';
 import { createGateway, loadGatewayConfig, type Gateway } from '@productgen/gateway';
 import { createLogger } from '@productgen/service-kit';
-import { LoopbackServers } from '@productgen/test-kit';
+import { LoopbackServers, TEST_SERVICE_AUTH_SECRET } from '@productgen/test-kit';
 import { MongoFixture, signInDev, startTestService, type TestService } from '../../services/auth/test/helpers';
 import { pollUntil } from '../support/poll';
 import { createThrowawayVhost, type ThrowawayVhost } from '../support/rabbitmq';
@@ -76,6 +76,7 @@ describe.each(kinds)('a logout through one gateway replica ($name)', (kind) => {
     };
     auth = await startTestService(mongo, { bus: await connect() });
     const config = loadGatewayConfig({
+      SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET,
       NODE_ENV: 'test',
       DEV_IDENTITY_PROVIDER: 'true',
       AUTH_URL: await servers.listen(auth.service.app),

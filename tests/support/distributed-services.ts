@@ -1,3 +1,4 @@
+import { serviceCallHeaders, TEST_SERVICE_AUTH_SECRET } from '@productgen/test-kit';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -51,6 +52,7 @@ export async function startDistributedServices(amqpUrl: string, prefix: string):
     MONGO_URL: mongo.url,
     AMQP_URL: vhost.url,
     DEV_IDENTITY_PROVIDER: 'true',
+    SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET,
   };
   const generationEnv = {
     ...sharedEnv,
@@ -124,7 +126,7 @@ export interface CreditEntry {
 }
 
 /**
- * One user's calls to generation and billing, made as the gateway makes them (the verified user in X-User-Id). Each
+ * One user's calls to generation and billing, made as the gateway makes them (the verified user in a signed token). Each
  * call has a connection of its own: these tests kill and restart the processes they call, and a kept-alive
  * connection to a process that was killed, or closed by a busy one just as it is reused, would fail the call.
  */
@@ -134,7 +136,7 @@ export function userCalls(urls: DistributedServices['urls'], userId: string) {
       method: json === undefined ? 'GET' : 'POST',
       headers: {
         connection: 'close',
-        'X-User-Id': userId,
+        ...serviceCallHeaders(userId),
         ...(json === undefined ? {} : { 'content-type': 'application/json' }),
       },
       body: json === undefined ? undefined : JSON.stringify(json),

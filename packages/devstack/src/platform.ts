@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Express } from 'express';
 import { createInProcessBus, type MessageBus } from '@productgen/bus';
 import { authConfigSchema, createAuthService } from '@productgen/auth-service';
@@ -132,6 +133,8 @@ export async function startEmbeddedPlatform(options: {
     WEB_URL: options.webOrigin,
     API_PUBLIC_URL: `http://${config.PUBLIC_HOST}:${config.API_PORT}`,
     DEV_IDENTITY_PROVIDER: String(launcherDevIdentityProvider(config)),
+    // The services sign and verify each other's calls with one secret: a fresh one per start unless one is given.
+    SERVICE_AUTH_SECRET: process.env.SERVICE_AUTH_SECRET ?? randomBytes(32).toString('hex'),
   };
   if (config.GOOGLE_CLIENT_ID) env.GOOGLE_CLIENT_ID = config.GOOGLE_CLIENT_ID;
 

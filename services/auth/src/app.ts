@@ -6,6 +6,7 @@ import {
   serveRoute,
   type Logger,
   type ReadinessCheck,
+  type ServiceIdentity,
   type UsageQuota,
 } from '@productgen/service-kit';
 import type { UserRepository } from './data/user-repository';
@@ -33,6 +34,8 @@ export interface AuthAppDeps extends SignInDeps {
   devIdp: DevIdentityProvider | undefined;
   readiness: Record<string, ReadinessCheck>;
   logger: Logger;
+  /** Verifies every caller (the gateway, other services). */
+  serviceIdentity: ServiceIdentity;
 }
 
 const sessionKeyHeader = SESSION_KEY_HEADER.toLowerCase() as 'x-session-key';
@@ -44,6 +47,7 @@ export function createAuthApp(deps: AuthAppDeps): Express {
     logger: deps.logger,
     readiness: deps.readiness,
     bodyLimit: AUTH_BODY_LIMIT,
+    serviceIdentity: deps.serviceIdentity,
   });
 
   async function requireSession(req: Request): Promise<AuthenticatedSession> {

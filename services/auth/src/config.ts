@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   amqpConfig,
   baseConfig,
+  serviceAuthConfig,
   devFeaturesEnabled,
   devIdentityProviderConfig,
   envFields,
@@ -24,6 +25,7 @@ export const DEFAULT_GOOGLE_USERINFO_URL = 'https://openidconnect.googleapis.com
 export const authConfigSchema = z
   .object({
     ...baseConfig,
+    ...serviceAuthConfig,
     PORT: envFields.port(8081),
     MONGO_URL: mongoConfig.MONGO_URL.optional(),
     MONGO_DB_NAME: envFields.nonEmpty().default('auth'),

@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import type { Connection } from 'mongoose';
 import type { MessageBus, Subscription } from '@productgen/bus';
-import { UsageQuota, usageWindowModel, type Logger } from '@productgen/service-kit';
+import { createServiceIdentity, UsageQuota, usageWindowModel, type Logger } from '@productgen/service-kit';
 import { createAuthApp } from './app';
 import { isDevIdpEnabled, type AuthConfig } from './config';
 import { createModels } from './data/models';
@@ -94,6 +94,7 @@ export async function createAuthService(deps: AuthServiceDeps): Promise<AuthServ
   );
 
   const app = createAuthApp({
+    serviceIdentity: createServiceIdentity(config.SERVICE_AUTH_SECRET, 'auth'),
     verifier,
     users,
     sessions,

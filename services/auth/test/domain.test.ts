@@ -1,3 +1,4 @@
+import { TEST_SERVICE_AUTH_SECRET } from '@productgen/test-kit';
 import { loadConfig } from '@productgen/service-kit';
 import { OTHER_CATEGORY_ID, productCategories } from '@productgen/contracts';
 import { authConfigSchema, deriveShopProfile, isDevIdpEnabled, shopCategories } from '../src';
@@ -152,29 +153,70 @@ describe('metadata saves', () => {
 
 describe('config', () => {
   it('runs the dev identity provider only with DEV_IDENTITY_PROVIDER, and refuses that outside development', () => {
-    expect(isDevIdpEnabled(loadConfig(authConfigSchema, {}))).toBe(false);
-    expect(isDevIdpEnabled(loadConfig(authConfigSchema, { NODE_ENV: 'staging' }))).toBe(false);
-    expect(isDevIdpEnabled(loadConfig(authConfigSchema, { DEV_IDENTITY_PROVIDER: 'true' }))).toBe(true);
-    expect(isDevIdpEnabled(loadConfig(authConfigSchema, { NODE_ENV: 'production', GOOGLE_CLIENT_ID: 'real' }))).toBe(
+    expect(isDevIdpEnabled(loadConfig(authConfigSchema, { SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET }))).toBe(
       false,
     );
+    expect(
+      isDevIdpEnabled(
+        loadConfig(authConfigSchema, { SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET, NODE_ENV: 'staging' }),
+      ),
+    ).toBe(false);
+    expect(
+      isDevIdpEnabled(
+        loadConfig(authConfigSchema, { SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET, DEV_IDENTITY_PROVIDER: 'true' }),
+      ),
+    ).toBe(true);
+    expect(
+      isDevIdpEnabled(
+        loadConfig(authConfigSchema, {
+          SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET,
+          NODE_ENV: 'production',
+          GOOGLE_CLIENT_ID: 'real',
+        }),
+      ),
+    ).toBe(false);
     expect(() =>
-      loadConfig(authConfigSchema, { NODE_ENV: 'production', GOOGLE_CLIENT_ID: 'real', DEV_IDENTITY_PROVIDER: 'true' }),
+      loadConfig(authConfigSchema, {
+        SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET,
+        NODE_ENV: 'production',
+        GOOGLE_CLIENT_ID: 'real',
+        DEV_IDENTITY_PROVIDER: 'true',
+      }),
     ).toThrow(
       /DEV_IDENTITY_PROVIDER: must not be enabled with NODE_ENV=production, only with NODE_ENV=development or test/,
     );
-    expect(() => loadConfig(authConfigSchema, { NODE_ENV: 'staging', DEV_IDENTITY_PROVIDER: 'true' })).toThrow(
+    expect(() =>
+      loadConfig(authConfigSchema, {
+        SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET,
+        NODE_ENV: 'staging',
+        DEV_IDENTITY_PROVIDER: 'true',
+      }),
+    ).toThrow(
       /DEV_IDENTITY_PROVIDER: must not be enabled with NODE_ENV=staging, only with NODE_ENV=development or test/,
     );
-    expect(isDevIdpEnabled(loadConfig(authConfigSchema, { NODE_ENV: 'test', DEV_IDENTITY_PROVIDER: 'true' }))).toBe(
-      true,
-    );
+    expect(
+      isDevIdpEnabled(
+        loadConfig(authConfigSchema, {
+          SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET,
+          NODE_ENV: 'test',
+          DEV_IDENTITY_PROVIDER: 'true',
+        }),
+      ),
+    ).toBe(true);
   });
 
   it('refuses the loopback test option and a missing client id in production, and names the variables', () => {
-    expect(() => loadConfig(authConfigSchema, { NODE_ENV: 'production', SHOP_FETCH_ALLOW_LOOPBACK: 'true' })).toThrow(
+    expect(() =>
+      loadConfig(authConfigSchema, {
+        SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET,
+        NODE_ENV: 'production',
+        SHOP_FETCH_ALLOW_LOOPBACK: 'true',
+      }),
+    ).toThrow(
       /GOOGLE_CLIENT_ID: must be set to the Google OAuth client id in production[\s\S]*SHOP_FETCH_ALLOW_LOOPBACK: must not be enabled in production/,
     );
-    expect(loadConfig(authConfigSchema, {}).SHOP_FETCH_ALLOW_LOOPBACK).toBe(false);
+    expect(
+      loadConfig(authConfigSchema, { SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET }).SHOP_FETCH_ALLOW_LOOPBACK,
+    ).toBe(false);
   });
 });

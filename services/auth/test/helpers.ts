@@ -1,3 +1,5 @@
+import type { RequestListener } from 'node:http';
+import { behindGateway, TEST_SERVICE_AUTH_SECRET } from '@productgen/test-kit';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
@@ -57,7 +59,8 @@ export class TestClock {
 }
 
 export interface TestService {
-  service: AuthService;
+  /** The service, its app as the gateway's forwards reach it (test-kit behindGateway). */
+  service: Omit<AuthService, 'app'> & { app: RequestListener };
   connection: Connection;
   bus: MessageBus;
   broker: InProcessBroker;
@@ -73,6 +76,7 @@ export interface TestServiceOptions extends Partial<Omit<AuthServiceDeps, 'confi
 /** The service as the embedded launcher builds it: real database, in-process bus, consumers started. */
 export async function startTestService(mongo: MongoFixture, options: TestServiceOptions = {}): Promise<TestService> {
   const config = loadConfig(authConfigSchema, {
+    SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET,
     NODE_ENV: 'test',
     GOOGLE_CLIENT_ID: TEST_CLIENT_ID,
     // Never the internet: an unreachable local port unless a test serves its own provider.
@@ -101,7 +105,7 @@ export async function startTestService(mongo: MongoFixture, options: TestService
   });
   await service.start();
   return {
-    service,
+    service: { ...service, app: behindGateway(service.app) },
     connection,
     bus,
     broker,

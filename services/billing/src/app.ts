@@ -7,8 +7,10 @@ import {
   parseParams,
   requireGatewayUser,
   serveRoute,
+  SERVICE_TOKEN_HEADER,
   type Logger,
   type ReadinessCheck,
+  type ServiceIdentity,
 } from '@productgen/service-kit';
 import type { CreditService } from './credits';
 import type { CheckoutService } from './payments/checkouts';
@@ -32,6 +34,8 @@ export interface BillingAppDeps {
   fetchImpl: typeof fetch;
   readiness: Record<string, ReadinessCheck>;
   logger: Logger;
+  /** Verifies every caller (the gateway, other services); signs the dev checkout's own webhook call. */
+  serviceIdentity: ServiceIdentity;
 }
 
 const sessionIdParams = routes.devCheckoutPage.request.params;
@@ -56,7 +60,13 @@ function ownOrigin(req: Request): string {
  */
 export function createBillingApp(deps: BillingAppDeps): Express {
   const { credits, checkouts, devCheckout, logger } = deps;
-  const app = createHttpApp({ name: 'billing', logger, readiness: deps.readiness, bodyLimit: BILLING_BODY_LIMIT });
+  const app = createHttpApp({
+    name: 'billing',
+    logger,
+    readiness: deps.readiness,
+    bodyLimit: BILLING_BODY_LIMIT,
+    serviceIdentity: deps.serviceIdentity,
+  });
 
   // ---- payments
   serveRoute(app, routes.createCheckoutSession, async (input, req) => {
@@ -196,7 +206,11 @@ function mountDevCheckout(app: Express, devCheckout: DevCheckout, deps: BillingA
     const webhook = devCheckout.completedEvent(paid);
     const delivered = await deps.fetchImpl(`${ownOrigin(req)}${routes.paymentWebhook.path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': webhook.signature },
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'stripe-signature': webhook.signature,
+        [SERVICE_TOKEN_HEADER]: await deps.serviceIdentity.sign(),
+      },
       body: webhook.payload,
       signal: AbortSignal.timeout(15_000),
     });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   amqpConfig,
   baseConfig,
+  serviceAuthConfig,
   devFeaturesEnabled,
   devIdentityProviderConfig,
   envFields,
@@ -24,6 +25,7 @@ export const DEV_CHECKOUT_WEBHOOK_SECRET = 'whsec_productgen_dev_checkout';
 export const billingConfigSchema = z
   .object({
     ...baseConfig,
+    ...serviceAuthConfig,
     PORT: envFields.port(8082),
     MONGO_URL: mongoConfig.MONGO_URL.optional(),
     MONGO_DB_NAME: envFields.nonEmpty().default('billing'),

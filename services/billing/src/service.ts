@@ -1,7 +1,7 @@
 import type { Express } from 'express';
 import type { Connection } from 'mongoose';
 import type { MessageBus, Subscription } from '@productgen/bus';
-import { devFeaturesEnabled, periodicTask, type Logger } from '@productgen/service-kit';
+import { createServiceIdentity, devFeaturesEnabled, periodicTask, type Logger } from '@productgen/service-kit';
 import { createBillingApp } from './app';
 import { paymentProviderKind, type BillingConfig } from './config';
 import { CreditService } from './credits';
@@ -108,6 +108,7 @@ export async function createBillingService(deps: BillingServiceDeps): Promise<Bi
   });
 
   const app = createBillingApp({
+    serviceIdentity: createServiceIdentity(config.SERVICE_AUTH_SECRET, 'billing'),
     credits,
     checkouts,
     devCheckout,

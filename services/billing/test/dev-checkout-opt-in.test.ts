@@ -1,3 +1,4 @@
+import { TEST_SERVICE_AUTH_SECRET } from '@productgen/test-kit';
 import { loadConfig } from '@productgen/service-kit';
 import { billingConfigSchema } from '../src';
 import { MongoFixture, call, newUserId, startTestService } from './helpers';
@@ -40,10 +41,14 @@ describe('the dev checkout is opt-in (DEV_IDENTITY_PROVIDER) and refused outside
   });
 
   it('without the flag and without Stripe, billing does not start: it would have no way to take payments', () => {
-    expect(() => loadConfig(billingConfigSchema, { NODE_ENV: 'development' })).toThrow(
+    expect(() =>
+      loadConfig(billingConfigSchema, { SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET, NODE_ENV: 'development' }),
+    ).toThrow(
       /STRIPE_SECRET_KEY: Stripe must be configured, or DEV_IDENTITY_PROVIDER=true for the built-in dev checkout/,
     );
-    expect(() => loadConfig(billingConfigSchema, { NODE_ENV: 'staging' })).toThrow(
+    expect(() =>
+      loadConfig(billingConfigSchema, { SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET, NODE_ENV: 'staging' }),
+    ).toThrow(
       /STRIPE_SECRET_KEY: Stripe must be configured with NODE_ENV=staging \(the dev checkout runs only in development or test\)/,
     );
   });
@@ -53,11 +58,19 @@ describe('the dev checkout is opt-in (DEV_IDENTITY_PROVIDER) and refused outside
     (mode) => {
       const { STRIPE_API_HOST: _host, STRIPE_API_PORT: _port, STRIPE_API_PROTOCOL: _protocol, ...stripe } = STRIPE;
       expect(() =>
-        loadConfig(billingConfigSchema, { NODE_ENV: mode, DEV_IDENTITY_PROVIDER: 'true', ...stripe }),
+        loadConfig(billingConfigSchema, {
+          SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET,
+          NODE_ENV: mode,
+          DEV_IDENTITY_PROVIDER: 'true',
+          ...stripe,
+        }),
       ).toThrow(
         `DEV_IDENTITY_PROVIDER: must not be enabled with NODE_ENV=${mode}, only with NODE_ENV=development or test`,
       );
-      expect(loadConfig(billingConfigSchema, { NODE_ENV: mode, ...stripe }).DEV_IDENTITY_PROVIDER).toBe(false);
+      expect(
+        loadConfig(billingConfigSchema, { SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET, NODE_ENV: mode, ...stripe })
+          .DEV_IDENTITY_PROVIDER,
+      ).toBe(false);
     },
   );
 });

@@ -1,3 +1,4 @@
+import { behindGateway, serviceCallHeaders, TEST_SERVICE_AUTH_SECRET } from '@productgen/test-kit';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
@@ -91,6 +92,7 @@ export interface TestServiceOptions extends Partial<Omit<BillingServiceDeps, 'co
 /** The service as the embedded launcher builds it, listening on a loopback port: real database, in-process bus. */
 export async function startTestService(mongo: MongoFixture, options: TestServiceOptions = {}): Promise<TestService> {
   const config = loadConfig(billingConfigSchema, {
+    SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET,
     NODE_ENV: 'test',
     WEB_URL: 'http://localhost:3000',
     API_PUBLIC_URL: 'http://localhost:8080',
@@ -114,7 +116,7 @@ export async function startTestService(mongo: MongoFixture, options: TestService
     ...deps,
   });
   await service.start();
-  const server = http.createServer(service.app);
+  const server = http.createServer(behindGateway(service.app));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   let balanceChanges: Promise<BusMessage[]> | undefined;
@@ -182,7 +184,7 @@ export interface JsonAnswer<T = unknown> {
   headers: Headers;
 }
 
-/** A JSON call to the running service; `userId` plays the gateway's X-User-Id. */
+/** A JSON call to the running service; `userId` is the user the gateway's signed token names. */
 export async function call<T = Record<string, unknown>>(
   service: TestService,
   method: string,
@@ -190,7 +192,7 @@ export async function call<T = Record<string, unknown>>(
   options: { userId?: string; body?: unknown; headers?: Record<string, string> } = {},
 ): Promise<JsonAnswer<T>> {
   const headers: Record<string, string> = { ...options.headers };
-  if (options.userId) headers['x-user-id'] = options.userId;
+  Object.assign(headers, serviceCallHeaders(options.userId));
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(`${service.url}${pathAndQuery}`, {
     method,

@@ -9,6 +9,7 @@ import {
   serveRoute,
   type Logger,
   type ReadinessCheck,
+  type ServiceIdentity,
 } from '@productgen/service-kit';
 import type { BatchIntake } from './batch-intake';
 import { JOB_NOT_FOUND_MESSAGE, type BatchReview } from './batch-review';
@@ -26,6 +27,8 @@ export interface BulkAppDeps {
   generation: GenerationClient;
   readiness: Record<string, ReadinessCheck>;
   logger: Logger;
+  /** Verifies every caller (the gateway, other services). */
+  serviceIdentity: ServiceIdentity;
 }
 
 function attachment(res: Response, filename: string): void {
@@ -37,7 +40,7 @@ function attachment(res: Response, filename: string): void {
 
 export function createBulkApp(deps: BulkAppDeps): Express {
   const { intake, review, jobs, progress, generation, logger } = deps;
-  const app = createHttpApp({ name: 'bulk', logger, readiness: deps.readiness });
+  const app = createHttpApp({ name: 'bulk', logger, readiness: deps.readiness, serviceIdentity: deps.serviceIdentity });
 
   async function ownedJob(uuid: string, userId: string): Promise<JobDocument> {
     const job = await jobs.findOwned(uuid, userId);

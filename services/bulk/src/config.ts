@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { limits } from '@productgen/contracts';
-import { amqpConfig, baseConfig, envFields, mongoConfig, s3Config, telemetryConfig } from '@productgen/service-kit';
+import {
+  amqpConfig,
+  baseConfig,
+  serviceAuthConfig,
+  envFields,
+  mongoConfig,
+  s3Config,
+  telemetryConfig,
+} from '@productgen/service-kit';
 
 /**
  * Steps a fault test may stop a hand-over at (BULK_CRASH_AT; see service-kit's crash-point). mid-hand-over:
@@ -17,6 +25,7 @@ export type CrashStep = (typeof crashSteps)[number];
 export const bulkConfigSchema = z
   .object({
     ...baseConfig,
+    ...serviceAuthConfig,
     PORT: envFields.port(8084),
     MONGO_URL: mongoConfig.MONGO_URL.optional(),
     MONGO_DB_NAME: envFields.nonEmpty().default('bulk'),

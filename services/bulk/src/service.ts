@@ -1,7 +1,13 @@
 import type { Express } from 'express';
 import type { Connection } from 'mongoose';
 import type { MessageBus, Subscription } from '@productgen/bus';
-import { createCrashPoint, periodicTask, type Logger, type ObjectStore } from '@productgen/service-kit';
+import {
+  createCrashPoint,
+  createServiceIdentity,
+  periodicTask,
+  type Logger,
+  type ObjectStore,
+} from '@productgen/service-kit';
 import { createBulkApp } from './app';
 import { BatchIntake } from './batch-intake';
 import { BatchReview } from './batch-review';
@@ -46,8 +52,9 @@ export async function createBulkService(deps: BulkServiceDeps): Promise<BulkServ
   const logger = deps.logger.child({ component: 'bulk' });
   const now = deps.now ?? (() => new Date());
   const timeoutMs = config.INTERNAL_TIMEOUT_MS;
-  const billing = deps.billing ?? createBillingClient({ baseUrl: config.BILLING_URL, timeoutMs });
-  const generation = deps.generation ?? createGenerationClient({ baseUrl: config.GENERATION_URL, timeoutMs });
+  const identity = createServiceIdentity(config.SERVICE_AUTH_SECRET, 'bulk');
+  const billing = deps.billing ?? createBillingClient({ baseUrl: config.BILLING_URL, timeoutMs, identity });
+  const generation = deps.generation ?? createGenerationClient({ baseUrl: config.GENERATION_URL, timeoutMs, identity });
 
   const models = await createModels(deps.mongo);
   const jobs = new JobRepository(models.jobs);
@@ -102,6 +109,7 @@ export async function createBulkService(deps: BulkServiceDeps): Promise<BulkServ
   });
 
   const app = createBulkApp({
+    serviceIdentity: identity,
     intake,
     review,
     jobs,

@@ -15,6 +15,7 @@ import { JOB_NOT_FOUND_MESSAGE, NOT_WAITING_MESSAGE, UNCHECKED_RENDER_AFTER_MS }
 import type { JobDocument } from '../src/data/models';
 import { NOT_INCLUDED_FILENAME } from '../src/domain/job';
 import { startBulkTestBed, stubService, uploadBatch, type BulkTestBed } from './test-bed';
+import { serviceCallHeaders } from '@productgen/test-kit';
 
 // Batch review through bulk's API on the real embedded MongoDB and S3: products generation holds ("Needs your
 // check") wait, the others render; the seller lists them, confirms, fixes or removes each (another user's job 404,
@@ -158,7 +159,7 @@ describe('batch review API', () => {
   async function call<T>(method: string, route: string, userId = OWNER, body?: unknown) {
     const response = await fetch(`${bed.url}${route}`, {
       method,
-      headers: { 'X-User-Id': userId, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+      headers: { ...serviceCallHeaders(userId), ...(body ? { 'Content-Type': 'application/json' } : {}) },
       body: body ? JSON.stringify(body) : undefined,
     });
     return { status: response.status, body: (await response.json()) as T & { error?: string } };
@@ -250,7 +251,7 @@ describe('batch review API', () => {
     expect(after.body.counts).toEqual({ done: 4, waiting_for_check: 0, rendering: 0, failed: 0 });
     expect((await checks(uuid)).body.products).toEqual([]);
 
-    const download = await fetch(`${bed.url}/download/bulk/${uuid}`, { headers: { 'X-User-Id': OWNER } });
+    const download = await fetch(`${bed.url}/download/bulk/${uuid}`, { headers: serviceCallHeaders(OWNER) });
     expect(download.status).toBe(200);
     const entries = readZipEntries(Buffer.from(await download.arrayBuffer()));
     expect(entries.map((entry) => entry.name)).toEqual([

@@ -1,5 +1,6 @@
 import { billingInternalRoutes, OUT_OF_CREDITS_MESSAGE } from '@productgen/contracts';
 import { AppError, serveRoute } from '@productgen/service-kit';
+import { serviceCallHeaders } from '@productgen/test-kit';
 import { randomBytes } from 'node:crypto';
 import { craftZip } from '../../../tests/integration/batch/zips';
 import { listObjectKeys } from '../../../tests/support/object-store';
@@ -53,7 +54,7 @@ describe('batch upload without credits', () => {
     form.append('zipFile', new Blob([new Uint8Array(zip)], { type: 'application/zip' }), 'images.zip');
     const response = await fetch(`${bed.url}/image-gen/bulk-zip`, {
       method: 'POST',
-      headers: { 'X-User-Id': userId },
+      headers: serviceCallHeaders(userId),
       body: form,
     });
     return { status: response.status, body: (await response.json()) as unknown };

@@ -9,6 +9,7 @@ import { createInProcessBroker, createInProcessBus, type InProcessBroker, type M
 import { startEmbeddedMongo, type EmbeddedMongo } from '@productgen/embedded-mongo';
 import { startEmbeddedS3, type EmbeddedS3 } from '@productgen/embedded-s3';
 import { createLogger, createObjectStore, errorHandler, loadConfig, type ObjectStore } from '@productgen/service-kit';
+import { serviceCallHeaders, TEST_SERVICE_AUTH_SECRET } from '@productgen/test-kit';
 import { bulkConfigSchema, createBulkService, type BulkService } from '../src';
 
 export interface Served {
@@ -94,7 +95,7 @@ async function startOn(
   started.push(() => new Promise((resolve) => generation.server.close(resolve)));
   const config = loadConfig(bulkConfigSchema, {
     NODE_ENV: 'test',
-    SERVICE_AUTH_SECRET: 'bulk-test-bed-service-auth-secret-0123456789',
+    SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET,
     BILLING_URL: billing.url,
     GENERATION_URL: generation.url,
     ...options.env,
@@ -144,7 +145,7 @@ export async function uploadBatch(
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
   const response = await fetch(`${bulkUrl}/image-gen/bulk-zip`, {
     method: 'POST',
-    headers: { 'X-User-Id': userId },
+    headers: serviceCallHeaders(userId),
     body: form,
   });
   return { status: response.status, body: (await response.json()) as { code?: number; error?: string } };

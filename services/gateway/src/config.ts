@@ -2,6 +2,7 @@ import { limits } from '@productgen/contracts';
 import {
   amqpConfig,
   baseConfig,
+  serviceAuthConfig,
   devFeaturesEnabled,
   devIdentityProviderConfig,
   envFields,
@@ -70,6 +71,7 @@ const trustProxyField = z
 export const gatewayConfigSchema = z
   .object({
     ...baseConfig,
+    ...serviceAuthConfig,
     ...telemetryConfig,
     /** The one API origin's port (DESIGN §8). */
     API_PORT: envFields.port(8080),

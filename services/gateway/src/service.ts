@@ -1,5 +1,5 @@
 import type { MessageBus, Subscription } from '@productgen/bus';
-import { installContextPropagation, type Logger } from '@productgen/service-kit';
+import { createServiceIdentity, installContextPropagation, type Logger } from '@productgen/service-kit';
 import type { Express } from 'express';
 import { createGatewayApp } from './app';
 import type { GatewayConfig } from './config';
@@ -34,6 +34,7 @@ export interface Gateway {
 export function createGateway(deps: GatewayDeps): Gateway {
   const { config, logger } = deps;
   installContextPropagation();
+  const identity = createServiceIdentity(config.SERVICE_AUTH_SECRET, 'gateway');
 
   const sessions = createSessionVerifier({
     authUrl: config.AUTH_URL,
@@ -45,6 +46,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
       revocationWindowMs: config.SESSION_VERIFY_TIMEOUT_MS + 1000,
     }),
     logger,
+    identity,
   });
   const forwarder = createUpstreamForwarder({
     urls: {
@@ -56,6 +58,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     timeoutMs: config.UPSTREAM_TIMEOUT_MS,
     uploadTimeoutMs: config.UPSTREAM_UPLOAD_TIMEOUT_MS,
     logger,
+    identity,
   });
   const rateLimiters = createRateLimiters(config);
   const analytics = new AnalyticsLog({ recentLimit: config.PST_RECENT_EVENTS });

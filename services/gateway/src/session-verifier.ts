@@ -1,5 +1,5 @@
 import { authInternalRoutes } from '@productgen/contracts';
-import { AppError, createInternalApiClient, type Logger } from '@productgen/service-kit';
+import { AppError, createInternalApiClient, type Logger, type ServiceIdentity } from '@productgen/service-kit';
 import { sessionDigest, type SessionCache } from './domain/session';
 
 export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
@@ -10,6 +10,7 @@ export interface SessionVerifierOptions {
   timeoutMs: number;
   cache: SessionCache;
   logger: Logger;
+  identity: ServiceIdentity;
 }
 
 export interface SessionVerifier {
@@ -31,6 +32,7 @@ export function createSessionVerifier(options: SessionVerifierOptions): SessionV
     target: 'auth',
     timeoutMs: options.timeoutMs,
     fetchImpl: options.fetchImpl,
+    identity: options.identity,
   });
   /** Checks running now, by key digest (the name a revocation gives). */
   const inFlight = new Map<string, Promise<string | undefined>>();

@@ -1,7 +1,13 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { WEB_ORIGIN_HEADER } from '@productgen/contracts';
-import { AppError, injectTraceHeaders, type Logger } from '@productgen/service-kit';
+import {
+  AppError,
+  injectTraceHeaders,
+  SERVICE_TOKEN_HEADER,
+  type Logger,
+  type ServiceIdentity,
+} from '@productgen/service-kit';
 import type { Request, Response } from 'express';
 import { Agent, request as undiciRequest } from 'undici';
 import type { UpstreamOwner, UpstreamUrls } from './domain/routing';
@@ -30,6 +36,7 @@ const HOP_BY_HOP = new Set([
 /** Headers only the gateway may set on the way in: a client sending them is ignored. */
 const TRUSTED_REQUEST_HEADERS = [
   'x-user-id',
+  SERVICE_TOKEN_HEADER,
   'x-session-key',
   // The session cookie is the gateway's to read; the services get the verified user instead.
   'cookie',
@@ -71,6 +78,8 @@ export interface UpstreamForwarderOptions {
   /** Wait for the answer's headers while a streamed upload is still arriving (a slow client must not be cut). */
   uploadTimeoutMs: number;
   logger: Logger;
+  /** Signs the verified user (or none) into each forwarded request; the services trust nothing else. */
+  identity: ServiceIdentity;
 }
 
 function connectionTokens(headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>): Set<string> {
@@ -96,9 +105,10 @@ function forwardableHeaders(
   return kept;
 }
 
-function requestHeaders(req: Request, plan: ForwardPlan): Record<string, string | string[]> {
+function requestHeaders(req: Request, plan: ForwardPlan, serviceToken: string): Record<string, string | string[]> {
   const headers = forwardableHeaders(req.headers, [...TRUSTED_REQUEST_HEADERS, 'traceparent', 'tracestate']);
   if (plan.userId) headers['x-user-id'] = plan.userId;
+  headers[SERVICE_TOKEN_HEADER] = serviceToken;
   // The session key is auth's business only (logout revokes it); the others trust the verified user.
   if (plan.owner === 'auth' && plan.sessionKey) headers['x-session-key'] = plan.sessionKey;
   headers['x-request-id'] = plan.requestId;
@@ -181,9 +191,10 @@ export function createUpstreamForwarder(options: UpstreamForwarderOptions): Upst
     const body = plan.body && plan.body.length > 0 ? plan.body : streamsBody ? req : undefined;
     let answer: Awaited<ReturnType<typeof undiciRequest>>;
     try {
+      const serviceToken = await options.identity.sign(plan.userId);
       answer = await undiciRequest(`${bases[plan.owner]}${req.originalUrl}`, {
         method: method as 'GET',
-        headers: requestHeaders(req, plan),
+        headers: requestHeaders(req, plan, serviceToken),
         body,
         signal: abort.signal,
         dispatcher: agent,

@@ -1,3 +1,4 @@
+import { TEST_SERVICE_AUTH_SECRET } from '@productgen/test-kit';
 import { routes } from '@productgen/contracts';
 import { ConfigError } from '@productgen/service-kit';
 import { listenPort, loadGatewayConfig } from '../src';
@@ -183,7 +184,7 @@ describe('AnalyticsLog', () => {
 
 describe('gateway config', () => {
   it('has the documented defaults', () => {
-    const config = loadGatewayConfig({});
+    const config = loadGatewayConfig({ SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET });
     expect(listenPort(config)).toBe(8080);
     expect(config.WEB_ORIGINS).toEqual(['http://localhost:3000', 'http://127.0.0.1:3000']);
     expect(config.REMOTE_ORIGINS).toEqual([]);
@@ -194,6 +195,7 @@ describe('gateway config', () => {
 
   it('reads origins, PORT and trust proxy settings', () => {
     const config = loadGatewayConfig({
+      SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET,
       PORT: '9000',
       WEB_ORIGINS: 'https://app.example.com/, https://app.example.com,https://www.example.com',
       TRUST_PROXY: '1',
@@ -201,13 +203,21 @@ describe('gateway config', () => {
     expect(listenPort(config)).toBe(9000);
     expect(config.WEB_ORIGINS).toEqual(['https://app.example.com', 'https://www.example.com']);
     expect(config.TRUST_PROXY).toBe(1);
-    expect(loadGatewayConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).TRUST_PROXY).toBe('loopback, 10.0.0.0/8');
+    expect(
+      loadGatewayConfig({ SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET, TRUST_PROXY: 'loopback, 10.0.0.0/8' })
+        .TRUST_PROXY,
+    ).toBe('loopback, 10.0.0.0/8');
   });
 
   it('names every bad variable', () => {
     let thrown: unknown;
     try {
-      loadGatewayConfig({ WEB_ORIGINS: 'app.example.com', AUTH_URL: 'ftp://auth', RATE_LIMIT_PER_IP: '-1' });
+      loadGatewayConfig({
+        SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET,
+        WEB_ORIGINS: 'app.example.com',
+        AUTH_URL: 'ftp://auth',
+        RATE_LIMIT_PER_IP: '-1',
+      });
     } catch (error) {
       thrown = error;
     }

@@ -1,3 +1,4 @@
+import { TEST_SERVICE_AUTH_SECRET } from '@productgen/test-kit';
 import type { IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { authInternalRoutes } from '@productgen/contracts';
@@ -146,7 +147,12 @@ export const silentLogger = createLogger({ service: 'gateway-test', level: 'sile
 /** A gateway built from environment-style settings, exactly as main.ts would read them. */
 export function buildGateway(env: Record<string, string>): Gateway {
   // The dev-only routes on, as the embedded launcher runs it; a test can turn them off.
-  const config = loadGatewayConfig({ NODE_ENV: 'test', DEV_IDENTITY_PROVIDER: 'true', ...env });
+  const config = loadGatewayConfig({
+    SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET,
+    NODE_ENV: 'test',
+    DEV_IDENTITY_PROVIDER: 'true',
+    ...env,
+  });
   return createGateway({ config, logger: silentLogger });
 }
 

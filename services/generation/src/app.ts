@@ -10,6 +10,7 @@ import {
   type Logger,
   type ObjectStore,
   type ReadinessCheck,
+  type ServiceIdentity,
   type UsageQuota,
 } from '@productgen/service-kit';
 import { bulkGenerationView, type BulkCreation } from './bulk-creation';
@@ -46,6 +47,8 @@ export interface GenerationAppDeps {
   now: () => Date;
   readiness: Record<string, ReadinessCheck>;
   logger: Logger;
+  /** Verifies every caller (the gateway, other services). */
+  serviceIdentity: ServiceIdentity;
 }
 
 function presetView(preset: StylePresetDocument) {
@@ -69,6 +72,7 @@ export function createGenerationApp(deps: GenerationAppDeps): Express {
     logger: deps.logger,
     readiness: deps.readiness,
     bodyLimit: GENERATION_BODY_LIMIT,
+    serviceIdentity: deps.serviceIdentity,
   });
 
   async function ownedGeneration(uuid: string, userId: string): Promise<GenerationDocument> {

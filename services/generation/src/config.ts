@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { amqpConfig, baseConfig, envFields, mongoConfig, s3Config, telemetryConfig } from '@productgen/service-kit';
+import {
+  amqpConfig,
+  baseConfig,
+  serviceAuthConfig,
+  envFields,
+  mongoConfig,
+  s3Config,
+  telemetryConfig,
+} from '@productgen/service-kit';
 import { int8KernelKinds } from './models/int8-kernels';
 
 /** Steps a fault test may stop a creation at (GENERATION_CRASH_AT; see service-kit's crash-point). */
@@ -13,6 +21,7 @@ export type CrashStep = (typeof crashSteps)[number];
 export const generationConfigSchema = z
   .object({
     ...baseConfig,
+    ...serviceAuthConfig,
     PORT: envFields.port(8083),
     MONGO_URL: mongoConfig.MONGO_URL.optional(),
     MONGO_DB_NAME: envFields.nonEmpty().default('generation'),

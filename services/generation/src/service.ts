@@ -4,6 +4,7 @@ import type { MessageBus, Subscription } from '@productgen/bus';
 import { describeCpu } from '@productgen/host-cpu';
 import {
   createCrashPoint,
+  createServiceIdentity,
   periodicTask,
   recordInfo,
   UsageQuota,
@@ -74,10 +75,11 @@ export async function createGenerationService(deps: GenerationServiceDeps): Prom
   const logger = deps.logger.child({ component: 'generation' });
   const now = deps.now ?? (() => new Date());
   const timeoutMs = config.INTERNAL_TIMEOUT_MS;
+  const identity = createServiceIdentity(config.SERVICE_AUTH_SECRET, 'generation');
   const billing = isClient(deps.billing)
     ? deps.billing
-    : createBillingClient({ baseUrl: deps.billing.baseUrl, timeoutMs });
-  const auth = isClient(deps.auth) ? deps.auth : createAuthClient({ baseUrl: deps.auth.baseUrl, timeoutMs });
+    : createBillingClient({ baseUrl: deps.billing.baseUrl, timeoutMs, identity });
+  const auth = isClient(deps.auth) ? deps.auth : createAuthClient({ baseUrl: deps.auth.baseUrl, timeoutMs, identity });
 
   const runtime = await loadConfiguredRuntime(config);
   const { int8Kernels } = runtime;
@@ -182,6 +184,7 @@ export async function createGenerationService(deps: GenerationServiceDeps): Prom
     ),
   };
   const app = createGenerationApp({
+    serviceIdentity: identity,
     creation,
     bulk,
     generations,

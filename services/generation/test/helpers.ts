@@ -1,3 +1,4 @@
+import { addGatewayToken, serviceCallHeaders, TEST_SERVICE_AUTH_SECRET } from '@productgen/test-kit';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -109,6 +110,7 @@ export class Stack {
     options: { dbName?: string; env?: Record<string, string>; bus?: MessageBus } = {},
   ): Promise<GenerationService & { connection: Connection; bus: MessageBus }> {
     const config = loadConfig(generationConfigSchema, {
+      SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET,
       NODE_ENV: 'test',
       MODELS_DIR: SHARED_MODELS_DIR,
       INTERNAL_TIMEOUT_MS: '10000',
@@ -130,7 +132,12 @@ export class Stack {
     });
     await service.start();
     this.closers.push(() => service.stop());
-    return Object.assign(service, { connection, bus });
+    // Tests call the app directly, standing in for the gateway (its signed token naming the X-User-Id they send).
+    const app = express().use((req, _res, next) => {
+      addGatewayToken(req);
+      next();
+    }, service.app);
+    return Object.assign(service, { app, connection, bus });
   }
 
   async stop(): Promise<void> {
@@ -150,13 +157,13 @@ export const newUserId = () => `user${randomBytes(6).toString('hex')}`;
 export function as(app: Express.Application | GenerationService['app'], userId: string) {
   const agent = request(app as GenerationService['app']);
   return {
-    get: (url: string) => agent.get(url).set('X-User-Id', userId),
+    get: (url: string) => agent.get(url).set(serviceCallHeaders(userId)),
     post: (url: string, body?: object) =>
       body === undefined
-        ? agent.post(url).set('X-User-Id', userId)
-        : agent.post(url).set('X-User-Id', userId).send(body),
-    put: (url: string, body: object) => agent.put(url).set('X-User-Id', userId).send(body),
-    patch: (url: string, body: object) => agent.patch(url).set('X-User-Id', userId).send(body),
+        ? agent.post(url).set(serviceCallHeaders(userId))
+        : agent.post(url).set(serviceCallHeaders(userId)).send(body),
+    put: (url: string, body: object) => agent.put(url).set(serviceCallHeaders(userId)).send(body),
+    patch: (url: string, body: object) => agent.patch(url).set(serviceCallHeaders(userId)).send(body),
   };
 }
 

@@ -1,3 +1,4 @@
+import { TEST_SERVICE_AUTH_SECRET } from '@productgen/test-kit';
 import { readdirSync } from 'node:fs';
 import { generationConfigSchema } from '../src/config';
 import { ensureModels } from '../src/models/model-store';
@@ -17,10 +18,19 @@ describe('INFERENCE_THREADS', () => {
   afterAll(() => closeInferenceThread());
 
   test('is a whole number of at least 1, or unset', () => {
-    expect(generationConfigSchema.parse({ INFERENCE_THREADS: '1' }).INFERENCE_THREADS).toBe(1);
-    expect(generationConfigSchema.parse({}).INFERENCE_THREADS).toBeUndefined();
-    expect(() => generationConfigSchema.parse({ INFERENCE_THREADS: '0' })).toThrow('expected a positive number');
-    expect(() => generationConfigSchema.parse({ INFERENCE_THREADS: 'two' })).toThrow('expected a number');
+    expect(
+      generationConfigSchema.parse({ SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET, INFERENCE_THREADS: '1' })
+        .INFERENCE_THREADS,
+    ).toBe(1);
+    expect(
+      generationConfigSchema.parse({ SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET }).INFERENCE_THREADS,
+    ).toBeUndefined();
+    expect(() =>
+      generationConfigSchema.parse({ SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET, INFERENCE_THREADS: '0' }),
+    ).toThrow('expected a positive number');
+    expect(() =>
+      generationConfigSchema.parse({ SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET, INFERENCE_THREADS: 'two' }),
+    ).toThrow('expected a number');
   });
 
   test('sets the threads of each model run', async () => {

@@ -5,8 +5,9 @@ import {
   AppError,
   createInternalApiClient,
   fetchWithTrace,
-  USER_ID_HEADER,
+  SERVICE_TOKEN_HEADER,
   type InternalApiClient,
+  type ServiceIdentity,
 } from '@productgen/service-kit';
 
 /** Generation's internal routes, plus its image downloads streamed as they are for the batch's Download All. */
@@ -43,7 +44,11 @@ function retryingOnConnectionLoss<Api extends Record<string, (input: never) => P
   return wrapped as Api;
 }
 
-export function createGenerationClient(options: { baseUrl: string; timeoutMs: number }): GenerationClient {
+export function createGenerationClient(options: {
+  baseUrl: string;
+  timeoutMs: number;
+  identity: ServiceIdentity;
+}): GenerationClient {
   const base = options.baseUrl.replace(/\/+$/, '');
   return {
     api: retryingOnConnectionLoss(
@@ -51,12 +56,13 @@ export function createGenerationClient(options: { baseUrl: string; timeoutMs: nu
         baseUrl: options.baseUrl,
         target: 'generation',
         timeoutMs: options.timeoutMs,
+        identity: options.identity,
       }),
     ),
     async openImage(userId, generationUuid, imageIndex) {
-      // The same download route the gateway forwards to, called as the gateway does (the verified user in a header).
+      // The same download route the gateway forwards to, called as the gateway does (the user in a signed token).
       const response = await fetchWithTrace(`${base}/download/${generationUuid}/image/${imageIndex}`, {
-        headers: { [USER_ID_HEADER]: userId },
+        headers: { [SERVICE_TOKEN_HEADER]: await options.identity.sign(userId) },
       });
       if (!response.ok || !response.body) {
         throw new AppError(response.status >= 400 ? response.status : 502, 'An image of the batch could not be read.');

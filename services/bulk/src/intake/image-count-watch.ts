@@ -22,7 +22,7 @@ export class ImageCountWatch extends Transform {
   /** Bytes of an entry's data still to pass before the next local header. */
   private skip = 0;
   /** A local header read in part. */
-  private pending = Buffer.alloc(0);
+  private pending: Buffer = Buffer.alloc(0);
   private counting = true;
 
   constructor(private readonly onImage: (images: number) => void) {

@@ -1,6 +1,6 @@
 import type { ShopContextEntry } from '@productgen/contracts';
 import { authInternalRoutes } from '@productgen/contracts';
-import { createInternalApiClient } from '@productgen/service-kit';
+import { createInternalApiClient, type ServiceIdentity } from '@productgen/service-kit';
 
 /** The part of auth's internal user the renderer uses. */
 export interface ShopProfile {
@@ -12,7 +12,11 @@ export interface AuthClient {
   shopProfile(userId: string): Promise<ShopProfile>;
 }
 
-export function createAuthClient(options: { baseUrl: string; timeoutMs?: number }): AuthClient {
+export function createAuthClient(options: {
+  baseUrl: string;
+  timeoutMs?: number;
+  identity: ServiceIdentity;
+}): AuthClient {
   const auth = createInternalApiClient(authInternalRoutes, { ...options, target: 'auth' });
   return {
     shopProfile: async (userId) => {

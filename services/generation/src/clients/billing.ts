@@ -7,7 +7,7 @@ import {
   type ReserveCreditsResponse,
   type UserBilling,
 } from '@productgen/contracts';
-import { createInternalApiClient } from '@productgen/service-kit';
+import { createInternalApiClient, type ServiceIdentity } from '@productgen/service-kit';
 
 /** What generation needs from billing (its internal endpoints); tests and the embedded launcher may inject one. */
 export interface BillingClient {
@@ -20,7 +20,11 @@ export interface BillingClient {
   reservationState(userId: string, generationUuid: string): Promise<ReservationState>;
 }
 
-export function createBillingClient(options: { baseUrl: string; timeoutMs?: number }): BillingClient {
+export function createBillingClient(options: {
+  baseUrl: string;
+  timeoutMs?: number;
+  identity: ServiceIdentity;
+}): BillingClient {
   const billing = createInternalApiClient(billingInternalRoutes, { ...options, target: 'billing' });
   return {
     reserve: (request) => billing.reserveCredits({ body: request }),
