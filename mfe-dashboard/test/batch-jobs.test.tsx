@@ -3,7 +3,7 @@ import { mfeRouteTree } from '@productgen/mf-shared';
 import { fakeApiClient, renderAt, TEST_API, TEST_USER, type FakeRoute } from '@productgen/mf-shared/test-support';
 import type { BulkJobSummary } from '@productgen/platform-client';
 import { routes } from '../src/routes';
-import { JOBS_POLL_INTERVAL_MS } from '../src/dashboard/BatchJobsInProgress';
+import { JOBS_POLL_INTERVAL_MS, NEEDS_CHECK_LABEL } from '../src/dashboard/BatchJobsInProgress';
 
 const JOBS_PATH = '/image-gen/bulk-jobs';
 const RUNNING = '0b7f6a52-3c1e-4f6d-9a8b-2d4c6e8f0a1b';
@@ -104,6 +104,22 @@ describe('Batch Jobs In Progress', () => {
     const before = recordFetches();
     await advance(JOBS_POLL_INTERVAL_MS);
     expect(recordFetches()).toBe(before + 1);
+  });
+
+  it('a job with products waiting for check says how many and links to its check screen', async () => {
+    renderDashboard({
+      body: {
+        jobs: [
+          job({ counts: { done: 1, waiting_for_check: 2, rendering: 2, failed: 0 } }),
+          job({ bulk_job_uuid: QUEUED }),
+        ],
+      },
+    });
+    const cards = within(await section()).getAllByRole('listitem');
+    const check = within(cards[0]!).getByRole('link', { name: `${NEEDS_CHECK_LABEL}: 2 products` });
+    expect(check).toHaveAttribute('href', `/job/${RUNNING}#check`);
+    // Without products waiting (or counts), no such link.
+    expect(within(cards[1]!).queryByRole('link', { name: new RegExp(NEEDS_CHECK_LABEL) })).toBeNull();
   });
 
   it('shows nothing and does not poll when no job runs or the list cannot be fetched', async () => {

@@ -1,5 +1,5 @@
 import clsx from 'clsx';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import {
   usePlatformClient,
   type BulkCheckProduct,
@@ -48,12 +48,18 @@ export function CheckScreen({ jobUuid, onChecked }: { jobUuid: string; onChecked
     );
   }, [client, jobUuid]);
   useEffect(reload, [reload]);
+  // Reached from the dashboard's card (/job/{id}#check): brought into view once it has loaded.
+  const section = useRef<HTMLElement>(null);
+  const loaded = load.state === 'loaded';
+  useEffect(() => {
+    if (loaded && window.location.hash === '#check') section.current?.scrollIntoView?.({ block: 'start' });
+  }, [loaded]);
 
   if (load.state === 'loading') return <Spinner size="sm" label="Loading the products to check" />;
   if (load.state === 'failed') return <ErrorBox message={CHECK_FAILED_MESSAGE} />;
   const [current] = load.products;
   return (
-    <section className={clsx(surfaces.card, styles.check)} aria-labelledby="check-title" id="check">
+    <section ref={section} className={clsx(surfaces.card, styles.check)} aria-labelledby="check-title" id="check">
       <h2 id="check-title" className={styles.title}>
         {CHECK_TITLE}
       </h2>

@@ -12,6 +12,9 @@ export const JOB_THUMBNAIL_COUNT = 3;
 /** The same pace as the job page's polling (SPEC §4: every 10 s). */
 export const JOBS_POLL_INTERVAL_MS = 10_000;
 
+/** Products the machine was unsure of wait for the seller's check before they render. */
+export const NEEDS_CHECK_LABEL = 'Needs your check';
+
 const STATUS_LABELS: Record<string, string> = { pending: 'Pending', processing: 'Processing' };
 
 /**
@@ -55,6 +58,7 @@ function JobCard({ job }: { job: BulkJobSummary }) {
   const created = formatLogDate(job.created_at);
   const status = STATUS_LABELS[job.status] ?? 'Unknown';
   const thumbnails = (job.thumbnails ?? []).slice(0, JOB_THUMBNAIL_COUNT);
+  const waiting = job.counts?.waiting_for_check ?? 0;
   return (
     <li className={styles.jobCard}>
       <Link to={`/job/${encodeURIComponent(job.bulk_job_uuid)}`} className={styles.jobLink}>
@@ -67,6 +71,12 @@ function JobCard({ job }: { job: BulkJobSummary }) {
         <span className={styles.jobTitle}>Batch of {created}</span>
       </Link>
       <span className={styles.jobStatus}>{status}</span>
+      {waiting > 0 && (
+        // The job page opens its check screen at #check.
+        <Link to={`/job/${encodeURIComponent(job.bulk_job_uuid)}#check`} className={styles.jobCheck}>
+          {NEEDS_CHECK_LABEL}: {waiting === 1 ? '1 product' : `${waiting} products`}
+        </Link>
+      )}
       <ProgressBar
         value={job.generations_done}
         max={job.generations_total}
