@@ -15,6 +15,8 @@ import {
   bulkJobStatusFilterSchema,
   bulkJobSummarySchema,
   bulkProductParamsSchema,
+  bulkRedoAnswerSchema,
+  bulkRedoRequestSchema,
   bulkZipRequestSchema,
   categoryIdSchema,
   categorySchema,
@@ -572,6 +574,17 @@ export const routes = {
     request: { params: bulkProductParamsSchema },
     response: bulkCheckAnswerSchema,
     errorStatuses: [404, 409],
+  }),
+
+  redoBulkProduct: defineRoute({
+    id: 'redoBulkProduct',
+    ...routePaths.redoBulkProduct,
+    owner: 'bulk',
+    auth: 'session',
+    summary: 'Makes a finished batch product again, corrected or not; free the first time or when it was flagged.',
+    request: { params: bulkProductParamsSchema, body: bulkRedoRequestSchema },
+    response: bulkRedoAnswerSchema,
+    errorStatuses: [400, 402, 404, 409, 413],
   }),
 
   // ---- gateway

@@ -414,6 +414,27 @@ export const bulkCheckDecisionSchema = z
   );
 export type BulkCheckDecision = z.infer<typeof bulkCheckDecisionSchema>;
 
+/**
+ * A finished batch product made again, corrected (the brush's mask, a name, a category) or as it is. Its new images
+ * replace the old ones in the job and Download All. The first redo of a product, and any redo of a product the
+ * machine flagged for check, is free; a further one costs as a creation.
+ */
+export const bulkRedoRequestSchema = z.object({
+  mask: cutoutSaveSchema.shape.mask.optional(),
+  object: productNameSchema.optional(),
+  category: categoryIdSchema.optional(),
+});
+export type BulkRedoRequest = z.infer<typeof bulkRedoRequestSchema>;
+
+export const bulkRedoAnswerSchema = z.object({
+  index: z.number().int().nonnegative(),
+  /** The product's new generation (its images replace the old ones). */
+  generation_uuid: uuidSchema,
+  /** Credits this redo took: 0 when free. */
+  credits_charged: z.number().int().nonnegative(),
+});
+export type BulkRedoAnswer = z.infer<typeof bulkRedoAnswerSchema>;
+
 export const bulkProductParamsSchema = z.object({
   id: uuidSchema,
   index: z.coerce

@@ -54,6 +54,7 @@ export const routePaths = {
   listBulkChecks: { method: 'GET', path: '/image-gen/bulk-job/:id/checks' },
   decideBulkCheck: { method: 'POST', path: '/image-gen/bulk-job/:id/checks/:index' },
   removeBulkProduct: { method: 'DELETE', path: '/image-gen/bulk-job/:id/products/:index' },
+  redoBulkProduct: { method: 'POST', path: '/image-gen/bulk-job/:id/products/:index/redo' },
   clientConfig: { method: 'GET', path: '/configlist' },
   trackEvent: { method: 'POST', path: '/pst' },
 } as const satisfies Record<string, RoutePath>;

@@ -96,6 +96,24 @@ export const dropHeldBulkGenerationResponseSchema = z.object({
   credits_returned: z.number().int().min(0),
 });
 
+/**
+ * POST /internal/bulk-generations/:generationUuid/redo: a finished batch product made again as a new generation
+ * (`new_generation_uuid`, idempotent by it) from the same photo, with the seller's corrections (a bad mask is 400);
+ * its credits, when it costs any, were reserved by bulk under the new uuid. Only a finished generation can be redone
+ * (409 otherwise).
+ */
+export const redoBulkGenerationRequestSchema = releaseHeldBulkGenerationRequestSchema.extend({
+  new_generation_uuid: uuidSchema,
+  count: numGeneratesSchema,
+  presets: presetIdsSchema,
+  watermark: z.boolean(),
+});
+export const redoBulkGenerationResponseSchema = z.object({
+  generation_uuid: uuidSchema,
+  outcome: z.enum(['queued', 'skipped']),
+  images: z.number().int().min(0),
+});
+
 /** GET /internal/users/:userId/style-presets?ids=a,b: the user's presets by id; any unknown or foreign one → 404. */
 export const stylePresetsByIdQuerySchema = z.object({
   ids: z
@@ -145,6 +163,16 @@ export const generationInternalRoutes = {
     request: { params: heldBulkGenerationParamsSchema, body: dropHeldBulkGenerationRequestSchema },
     response: dropHeldBulkGenerationResponseSchema,
     errorStatuses: [404, 409],
+  }),
+  redoBulkGeneration: defineInternalRoute({
+    id: 'redoBulkGeneration',
+    owner: 'generation',
+    method: 'POST',
+    path: '/internal/bulk-generations/:generationUuid/redo',
+    summary: 'A finished batch product made again as a new generation, corrected or not.',
+    request: { params: heldBulkGenerationParamsSchema, body: redoBulkGenerationRequestSchema },
+    response: redoBulkGenerationResponseSchema,
+    errorStatuses: [400, 404, 409, 413],
   }),
   stylePresetsById: defineInternalRoute({
     id: 'stylePresetsById',
