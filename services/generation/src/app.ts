@@ -243,6 +243,10 @@ export function createGenerationApp(deps: GenerationAppDeps): Express {
     deps.bulk.release(input.params.generationUuid, input.body),
   );
 
+  serveRoute(app, generationInternalRoutes.redoBulkGeneration, (input) =>
+    deps.bulk.redo(input.params.generationUuid, input.body),
+  );
+
   serveRoute(app, generationInternalRoutes.dropHeldBulkGeneration, (input) =>
     deps.bulk.drop(input.params.generationUuid, input.body.userId),
   );

@@ -34,6 +34,19 @@ export interface ReleaseHeldResponse {
   credits_returned: number;
 }
 
+export interface RedoRequest extends ReleaseHeldRequest {
+  new_generation_uuid: string;
+  count: number;
+  presets: string[];
+  watermark: boolean;
+}
+
+export interface RedoResponse {
+  generation_uuid: string;
+  outcome: 'queued' | 'skipped';
+  images: number;
+}
+
 export interface BulkCreationDeps {
   generations: GenerationRepository;
   creation: CreationFlow;
@@ -60,6 +73,7 @@ function queuedAnswer(generation: GenerationDocument): CreateBulkGenerationRespo
 }
 
 export const NOT_HELD_MESSAGE = 'This product is no longer waiting for your check.';
+export const NOT_FINISHED_MESSAGE = 'This product is still being made. Redo it once its images are ready.';
 export const REMOVED_FROM_BATCH_MESSAGE = 'Removed from the batch; its credits were given back.';
 export const NO_PRESET_FITS_MESSAGE =
   "None of the batch's style presets was made for this category, so it was not rendered and its credits were given back.";
@@ -197,6 +211,78 @@ export class BulkCreation {
     await this.giveBack(request.userId, uuid, plan.count, reserved, 'skipped');
     await this.publish(released);
     return { generation_uuid: uuid, outcome: 'queued', images: plan.count, credits_returned: reserved - plan.count };
+  }
+
+  /**
+   * A finished batch product made again as a new generation (`new_generation_uuid`, idempotent by it) from the same
+   * photo, with the seller's corrections: the brush's mask (checked as the single creation's: 400 when bad), a name,
+   * a category (the batch's presets applied to it). Its credits, when it costs any, bulk reserved under the new uuid;
+   * unused ones are given back. Only a finished generation can be redone (409 while it renders).
+   */
+  async redo(uuid: string, request: RedoRequest): Promise<RedoResponse> {
+    const { generations, creation, objectStore } = this.deps;
+    const newUuid = request.new_generation_uuid;
+    const existing = await generations.findByUuid(newUuid);
+    if (existing) {
+      if (existing.user_id !== request.userId) throw AppError.conflict('This generation id is already used.');
+      return { generation_uuid: newUuid, outcome: 'queued', images: existing.num_images };
+    }
+    const source = await generations.findOwned(uuid, request.userId);
+    if (!source || !source.bulk_job_uuid) throw AppError.notFound('Generation not found');
+    if (source.stage !== 'completed' && source.stage !== 'failed') throw AppError.conflict(NOT_FINISHED_MESSAGE);
+    if (request.mask !== undefined && !source.cutout) throw AppError.notFound(NO_CUTOUT_MESSAGE);
+
+    // The mask is checked (and stored) first, so a bad one leaves nothing else behind.
+    let cutout: CutoutDocument | null = null;
+    if (source.cutout) {
+      cutout =
+        request.mask !== undefined
+          ? (await creation.storeSellerMask(newUuid, source.cutout, Buffer.from(request.mask, 'base64'))).cutout
+          : await this.copyObject(source.cutout.key, objectKeys.sellerMask(newUuid, 'redo'), 'image/png').then(
+              (key) => ({ ...source.cutout!, key }),
+            );
+    }
+    const category =
+      request.category ?? (source.category && isCategoryId(source.category) ? source.category : OTHER_CATEGORY);
+    const plan = await this.plan(request.userId, request.presets, category, request.count);
+    if (plan.skipped) {
+      if (cutout) await objectStore.remove(cutout.key);
+      await this.giveBack(request.userId, newUuid, 0, request.count, 'skipped');
+      return { generation_uuid: newUuid, outcome: 'skipped', images: 0 };
+    }
+    const extension = source.original_content_type === 'image/png' ? 'png' : 'jpg';
+    const originalKey = await this.copyObject(
+      source.original_key,
+      objectKeys.original(newUuid, extension),
+      source.original_content_type,
+    );
+    await this.giveBack(request.userId, newUuid, plan.count, request.count, 'skipped');
+    const now = this.deps.now();
+    const queued = await generations.createQueuedForBatch({
+      uuid: newUuid,
+      userId: request.userId,
+      bulkJobUuid: source.bulk_job_uuid,
+      category,
+      object: request.object ?? source.object ?? category,
+      originalKey,
+      originalContentType: source.original_content_type,
+      originalFilename: source.original_filename ?? 'product',
+      cutout,
+      watermark: request.watermark,
+      brandColors: source.brand_colors,
+      variations: this.variations(newUuid, category, plan, source.brand_colors),
+      now,
+      sweepAfter: new Date(now.getTime() + this.deps.publishGraceMs),
+    });
+    await this.publish(queued);
+    return { generation_uuid: newUuid, outcome: 'queued', images: queued.num_images };
+  }
+
+  /** A stored object copied under a new generation's key (each generation owns its files). */
+  private async copyObject(from: string, to: string, contentType: string): Promise<string> {
+    const stream = await this.deps.objectStore.getObjectStream(from);
+    await this.deps.objectStore.putObject(to, Buffer.concat(await stream.toArray()), { contentType });
+    return to;
   }
 
   /** A held product the seller removed from the batch: never rendered, every reserved credit given back at once. */

@@ -4,7 +4,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import request from 'supertest';
 import { MASK_NOT_PNG_MESSAGE } from '../src/creation';
-import { NOT_HELD_MESSAGE } from '../src/bulk-creation';
+import { NOT_FINISHED_MESSAGE, NOT_HELD_MESSAGE } from '../src/bulk-creation';
 import { newUserId, PHOTOS_DIR, Stack } from './helpers';
 
 // Batch review on generation's side: with "Check uncertain products before rendering", a product analysis is unsure
@@ -116,5 +116,49 @@ describe("batch products held for the seller's check", () => {
     expect(await record(uuid)).toMatchObject({ stage: 'failed', job_published_at: null });
     expect((await drop(uuid)).status).toBe(409);
     expect((await release(uuid)).status).toBe(409);
+  }, 180_000);
+
+  test('redo of a finished product: a new generation from the same photo, corrected; a bad mask 400; once', async () => {
+    const uuid = reserved(1);
+    expect((await handOver(uuid, mug, true, 1)).body.outcome).toBe('queued');
+    const redo = (body: Record<string, unknown>, userId = user) =>
+      request(app.app)
+        .post(`/internal/bulk-generations/${uuid}/redo`)
+        .send({ userId, count: 1, presets: [], watermark: true, ...body });
+    // Still rendering (or queued): not yet.
+    const early = await redo({ new_generation_uuid: randomUUID() });
+    expect(early.status).toBe(409);
+    expect(early.body.error).toBe(NOT_FINISHED_MESSAGE);
+    // What the worker's settlement records once its images are made (rendering itself is tested elsewhere).
+    await app.connection.collection('generations').updateOne({ uuid }, { $set: { stage: 'completed' } });
+
+    expect((await redo({ new_generation_uuid: randomUUID() }, newUserId())).status).toBe(404);
+    const refused = randomUUID();
+    const badMask = await redo({ new_generation_uuid: refused, mask: Buffer.from('GIF89a').toString('base64') });
+    expect(badMask.status).toBe(400);
+    expect(badMask.body.error).toBe(MASK_NOT_PNG_MESSAGE);
+    expect(await record(refused)).toBeNull();
+
+    const newUuid = randomUUID();
+    const answers = [
+      await redo({ new_generation_uuid: newUuid, object: 'espresso cup', category: 'kitchen' }),
+      await redo({ new_generation_uuid: newUuid, object: 'espresso cup', category: 'kitchen' }),
+    ];
+    for (const answer of answers) {
+      expect(answer.body).toEqual({ generation_uuid: newUuid, outcome: 'queued', images: 1 });
+    }
+    const source = await record(uuid);
+    const redone = await record(newUuid);
+    // Queued for the render worker (this stack runs one, which may have taken it already).
+    expect(['pending', 'processing', 'completed']).toContain(redone?.stage);
+    expect(redone).toMatchObject({
+      bulk_job_uuid: job,
+      object: 'espresso cup',
+      original_filename: 'mug.jpg',
+    });
+    expect(redone?.original_key).not.toBe(source?.original_key);
+    expect(redone?.cutout?.key).not.toBe(source?.cutout?.key);
+    expect(redone?.job_published_at).toBeInstanceOf(Date);
+    expect(await app.connection.collection('generations').countDocuments({ uuid: newUuid })).toBe(1);
   }, 180_000);
 });
