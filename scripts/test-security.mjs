@@ -2,7 +2,8 @@
 // `npm run test:security`: the security suites only (the shell host's upstream names, the web origins' headers and
 // their CSP in Chromium, the marketing Markdown's sanitising, refused uploads read through fetch, the content
 // editor's host and path checks, the dev features' development mode and Google's email_verified, compose MongoDB
-// auth, sensitive query values kept out of logs, check-success's provider calls, logouts on every gateway replica),
+// auth, sensitive query values kept out of logs, check-success's provider calls, logouts on every gateway replica, the
+// HttpOnly session cookie and cross-site refusals, service-to-service authentication, limits shared by replicas),
 // one row per check and the summary line `N passed, N failed`. Like `npm test` it builds first (the Chromium and launcher checks run the
 // built platform); SKIP_BUILD=1 skips that when the build is fresh. Exits non-zero when a check failed or a suite did
 // not run.
@@ -37,6 +38,11 @@ const SUITES = [
   ['services/gateway/test/domain.test.ts', 'sensitive query values in logs'],
   ['services/billing/test/stripe-provider.test.ts', 'check-success provider calls'],
   ['tests/integration/session-revocation.test.ts', 'logout on every gateway replica'],
+  ['services/gateway/test/browser-session.test.ts', 'session cookie and cross-site refusals'],
+  ['tests/e2e/session-cookie.test.ts', 'session cookie in Chromium'],
+  ['packages/service-kit/test/service-identity.test.ts', 'service-to-service authentication'],
+  ['tests/integration/service-identity.test.ts', 'service-to-service authentication'],
+  ['services/gateway/test/shared-limits.test.ts', 'limits shared by gateway replicas'],
 ];
 /** A run that has not ended this long after the slowest suite's own limits is stuck. */
 const RUN_TIMEOUT_MS = 20 * 60_000;

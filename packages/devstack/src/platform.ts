@@ -11,6 +11,7 @@ import {
   createLogger,
   createObjectStore,
   loadConfig,
+  MongoHitCounter,
   type Lifecycle,
   type Logger,
   type ObjectStore,
@@ -173,7 +174,18 @@ export async function startEmbeddedPlatform(options: {
   const gatewayLogger = createLogger({ service: 'gateway', level: config.LOG_LEVEL });
   const gatewayBus = createInProcessBus(infrastructure.broker, { logger: gatewayLogger });
   lifecycle.onShutdown('gateway bus', () => gatewayBus.close());
-  const gateway = createGateway({ config: gatewayConfig, logger: gatewayLogger, bus: gatewayBus });
+  const gatewayMongo = await connectMongo({
+    url: infrastructure.mongoUrl,
+    dbName: gatewayConfig.MONGO_DB_NAME,
+    logger: gatewayLogger,
+  });
+  lifecycle.onShutdown('gateway database', () => gatewayMongo.close());
+  const gateway = createGateway({
+    config: gatewayConfig,
+    logger: gatewayLogger,
+    bus: gatewayBus,
+    rateLimitCounter: await MongoHitCounter.open(gatewayMongo.connection, gatewayConfig.RATE_LIMIT_WINDOW_MS),
+  });
   lifecycle.onShutdown('gateway', () => gateway.stop());
   await gateway.start();
   const api = await lifecycle.serve(gateway.app, config.API_PORT, config.HOST);

@@ -31,6 +31,7 @@ export {
 } from './validation';
 export { createRouter, routeNotMatched, trackAllowedMethods } from './router';
 export { createHttpApp, type HttpApp, type HttpAppOptions } from './http-app';
+export { MongoHitCounter, type HitCount } from './hit-counter';
 export {
   createServiceIdentity,
   FORGED_USER_MESSAGE,

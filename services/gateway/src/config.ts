@@ -1,6 +1,7 @@
 import { limits } from '@productgen/contracts';
 import {
   amqpConfig,
+  mongoConfig,
   baseConfig,
   serviceAuthConfig,
   devFeaturesEnabled,
@@ -111,6 +112,11 @@ export const gatewayConfigSchema = z
      * without it (one replica, or none reachable) only the replica that forwarded the logout does.
      */
     AMQP_URL: amqpConfig.AMQP_URL.optional(),
+    /**
+     * MongoDB, where every replica counts the rate limits in the same windows; without it each replica counts alone.
+     */
+    MONGO_URL: mongoConfig.MONGO_URL.optional(),
+    MONGO_DB_NAME: envFields.nonEmpty().default('gateway'),
     /** How many analytics events are kept in memory for GET /internal/pst/stats. */
     PST_RECENT_EVENTS: envFields.positiveInt(200),
     PRODUCT_NAME: z.string().default('ProductGen'),

@@ -1,11 +1,13 @@
 import { createAmqpBus } from '@productgen/bus';
 import {
+  connectMongo,
   createLifecycle,
   createLogger,
   exitOnConfigError,
   initTelemetry,
   loadConfigOrExit,
   metricsConfig,
+  MongoHitCounter,
   serveOperations,
 } from '@productgen/service-kit';
 import { z } from 'zod';
@@ -30,7 +32,13 @@ async function main(): Promise<void> {
     : undefined;
   if (bus) lifecycle.onShutdown('bus', () => bus.close());
   else logger.warn('no AMQP_URL: logouts reach only this replica (session revocations of other replicas are not seen)');
-  const gateway = createGateway({ config, logger, bus });
+  let rateLimitCounter: MongoHitCounter | undefined;
+  if (config.MONGO_URL) {
+    const mongo = await connectMongo({ url: config.MONGO_URL, dbName: config.MONGO_DB_NAME, logger });
+    lifecycle.onShutdown('mongo', () => mongo.close());
+    rateLimitCounter = await MongoHitCounter.open(mongo.connection, config.RATE_LIMIT_WINDOW_MS);
+  } else logger.warn('no MONGO_URL: this replica counts the rate limits on its own (N replicas allow N times them)');
+  const gateway = createGateway({ config, logger, bus, rateLimitCounter });
   lifecycle.onShutdown('gateway', () => gateway.stop());
   await gateway.start();
   lifecycle.handleSignals();

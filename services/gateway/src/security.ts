@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiRoute } from '@productgen/contracts';
-import { AppError } from '@productgen/service-kit';
+import { AppError, type MongoHitCounter } from '@productgen/service-kit';
 import cors from 'cors';
 import type { RequestHandler } from 'express';
-import { MemoryStore, rateLimit, type RateLimitInfo } from 'express-rate-limit';
+import { MemoryStore, rateLimit, type IncrementResponse, type RateLimitInfo, type Store } from 'express-rate-limit';
 import helmet from 'helmet';
 import type { GatewayConfig } from './config';
 import type { SessionKeySource } from './domain/session';
@@ -132,7 +132,30 @@ export interface RateLimiters {
 
 const PROBE_PATHS = new Set(['/healthz', '/readyz']);
 
-export function createRateLimiters(config: GatewayConfig): RateLimiters {
+/** One limit's counters in the MongoDB every replica shares, so N replicas allow the limit once, not N times. */
+class SharedStore implements Store {
+  readonly localKeys = false;
+  constructor(
+    private readonly counter: MongoHitCounter,
+    readonly prefix: string,
+  ) {}
+  increment(key: string): Promise<IncrementResponse> {
+    return this.counter.increment(`${this.prefix}${key}`);
+  }
+  decrement(key: string): Promise<void> {
+    return this.counter.decrement(`${this.prefix}${key}`);
+  }
+  resetKey(key: string): Promise<void> {
+    return this.counter.reset(`${this.prefix}${key}`);
+  }
+}
+
+/**
+ * The gateway's rate limits. With `shared` (MongoDB) every replica counts in the same windows; without it (one
+ * replica, tests) each counts in memory. A store that cannot answer lets the request through: the limits
+ * protect the services, and refusing everyone while the database is away would be an outage of its own.
+ */
+export function createRateLimiters(config: GatewayConfig, shared?: MongoHitCounter): RateLimiters {
   const stores: MemoryStore[] = [];
 
   function limiter(
@@ -142,14 +165,20 @@ export function createRateLimiters(config: GatewayConfig): RateLimiters {
     skip: (req: IncomingMessage, res: ServerResponse) => boolean,
     signIn = false,
   ): RequestHandler {
-    const store = new MemoryStore();
-    stores.push(store);
+    let store: Store;
+    if (shared) store = new SharedStore(shared, `${name}:`);
+    else {
+      const memory = new MemoryStore();
+      stores.push(memory);
+      store = memory;
+    }
     const propertyName = `rateLimit_${name}`;
     return rateLimit({
       windowMs: config.RATE_LIMIT_WINDOW_MS,
       limit,
       store,
       identifier: name,
+      passOnStoreError: true,
       requestPropertyName: propertyName,
       standardHeaders: 'draft-8',
       legacyHeaders: false,

@@ -1,5 +1,10 @@
 import type { MessageBus, Subscription } from '@productgen/bus';
-import { createServiceIdentity, installContextPropagation, type Logger } from '@productgen/service-kit';
+import {
+  createServiceIdentity,
+  installContextPropagation,
+  type Logger,
+  type MongoHitCounter,
+} from '@productgen/service-kit';
 import type { Express } from 'express';
 import { createGatewayApp } from './app';
 import type { GatewayConfig } from './config';
@@ -20,6 +25,11 @@ export interface GatewayDeps {
    * forwarded it; the others accept the key until their cache entry expires (SESSION_CACHE_TTL_MS).
    */
   bus?: MessageBus;
+  /**
+   * Where the rate limits count (MongoDB, MONGO_URL), shared by every replica. Without it each replica counts on
+   * its own, so N replicas allow N times the limits.
+   */
+  rateLimitCounter?: MongoHitCounter;
 }
 
 export interface Gateway {
@@ -60,7 +70,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     logger,
     identity,
   });
-  const rateLimiters = createRateLimiters(config);
+  const rateLimiters = createRateLimiters(config, deps.rateLimitCounter);
   const analytics = new AnalyticsLog({ recentLimit: config.PST_RECENT_EVENTS });
 
   const app = createGatewayApp({ config, logger, sessions, analytics, forwarder, rateLimiters });

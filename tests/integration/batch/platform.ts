@@ -19,6 +19,8 @@ import { freePort, signInWithDevIdentity } from '../../support/platform-process'
  */
 export interface InProcessPlatform {
   apiUrl: string;
+  /** Each service's own loopback address (behind the gateway), by gateway variable (AUTH_URL, ...). */
+  serviceUrls: Record<string, string>;
   infrastructure: EmbeddedInfrastructure;
   signIn(email: string): Promise<{ sessionKey: string; userId: string }>;
   /** Every object key in a bucket. */
@@ -43,8 +45,9 @@ export async function startInProcessPlatform(env: Record<string, string> = {}): 
   const saved = { ...process.env };
   Object.assign(process.env, env);
   let apiUrl: string;
+  let serviceUrls: Record<string, string>;
   try {
-    ({ apiUrl } = await startEmbeddedPlatform({
+    ({ apiUrl, serviceUrls } = await startEmbeddedPlatform({
       config,
       infrastructure,
       lifecycle,
@@ -58,6 +61,7 @@ export async function startInProcessPlatform(env: Record<string, string> = {}): 
   }
   return {
     apiUrl,
+    serviceUrls,
     infrastructure,
     async signIn(email) {
       const [given_name, family_name] = ['Batch', 'Tester'];

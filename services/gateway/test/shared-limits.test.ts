@@ -1,0 +1,71 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startEmbeddedMongo, type EmbeddedMongo } from '@productgen/embedded-mongo';
+import { connectMongo, MongoHitCounter, type MongoHandle } from '@productgen/service-kit';
+import request from 'supertest';
+import { createGateway, loadGatewayConfig, type Gateway } from '../src';
+import { silentLogger, startUpstreams, type Upstreams } from './helpers';
+import { TEST_SERVICE_AUTH_SECRET } from '@productgen/test-kit';
+
+jest.setTimeout(60_000);
+
+/** Two gateway replicas counting their rate limits in one MongoDB (the embedded server), as a deployment runs them. */
+describe('rate limits shared by every gateway replica', () => {
+  let dir: string;
+  let mongo: EmbeddedMongo;
+  let handles: MongoHandle[] = [];
+  let upstreams: Upstreams;
+  let replicas: Gateway[] = [];
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'gateway-shared-limits-'));
+    mongo = await startEmbeddedMongo({ port: 0, dbPath: path.join(dir, 'mongo') });
+    upstreams = await startUpstreams();
+    const config = loadGatewayConfig({
+      SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET,
+      NODE_ENV: 'test',
+      ...upstreams.env,
+      RATE_LIMIT_PER_SESSION: '3',
+      RATE_LIMIT_SIGN_IN_PER_IP: '2',
+    });
+    for (let replica = 0; replica < 2; replica += 1) {
+      // A connection of each replica's own, as separate processes have.
+      const handle = await connectMongo({ url: mongo.url, dbName: 'gateway', logger: silentLogger });
+      handles.push(handle);
+      const rateLimitCounter = await MongoHitCounter.open(handle.connection, config.RATE_LIMIT_WINDOW_MS);
+      replicas.push(createGateway({ config, logger: silentLogger, rateLimitCounter }));
+    }
+  });
+
+  afterAll(async () => {
+    for (const gateway of replicas) await gateway.stop();
+    for (const handle of handles) await handle.close();
+    await upstreams?.close();
+    await mongo?.stop();
+    await rm(dir, { recursive: true, force: true });
+    replicas = [];
+    handles = [];
+  });
+
+  it('a session gets its limit once across the replicas, not once per replica', async () => {
+    const statuses: number[] = [];
+    for (let call = 0; call < 4; call += 1) {
+      const replica = replicas[call % 2]!;
+      statuses.push((await request(replica.app).get('/auth/me').set('X-Session-Key', 'key-alice')).status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    // Another session counts on its own.
+    expect((await request(replicas[1]!.app).get('/auth/me').set('X-Session-Key', 'key-bob')).status).toBe(200);
+  });
+
+  it('the sign-in limit per address holds across the replicas', async () => {
+    const signIn = (replica: Gateway) =>
+      request(replica.app).post('/auth/google').send({ credential: 'id-token', access_token: null, ref_code: null });
+    expect((await signIn(replicas[0]!)).status).toBe(200);
+    expect((await signIn(replicas[1]!)).status).toBe(200);
+    const limited = await signIn(replicas[0]!);
+    expect(limited.status).toBe(429);
+    expect(limited.body.error).toMatch(/^Too many sign-in attempts\./);
+  });
+});
