@@ -70,6 +70,10 @@ export function createBulkApp(deps: BulkAppDeps): Express {
     review.decide(input.params.id, requireGatewayUser(req), input.params.index, input.body),
   );
 
+  serveRoute(app, routes.redoBulkProduct, async (input, req) =>
+    review.redo(input.params.id, requireGatewayUser(req), input.params.index, input.body),
+  );
+
   serveRoute(app, routes.removeBulkProduct, async (input, req) =>
     review.remove(input.params.id, requireGatewayUser(req), input.params.index),
   );

@@ -1,12 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import {
   fillPath,
   routePaths,
   type BulkCheckAnswer,
   type BulkCheckDecision,
   type BulkChecks,
+  type BulkRedoAnswer,
+  type BulkRedoRequest,
   type CategoryId,
 } from '@productgen/contracts';
 import { AppError, type Logger } from '@productgen/service-kit';
+import type { BillingClient } from './clients/billing';
 import type { GenerationClient } from './clients/generation';
 import type { JobRepository } from './data/job-repository';
 import type { CheckOutcome, JobDocument, ProductDocument } from './data/models';
@@ -15,12 +19,17 @@ import type { ProgressTracker } from './progress';
 export const JOB_NOT_FOUND_MESSAGE = 'Job not found.';
 export const PRODUCT_NOT_FOUND_MESSAGE = 'This batch has no such product.';
 export const NOT_WAITING_MESSAGE = 'This product is no longer waiting for your check.';
+export const NOT_FINISHED_MESSAGE = 'This product is still being made. Redo it once its images are ready.';
+export const CONCURRENT_REDO_MESSAGE = 'This product is already being made again.';
+export const NO_PRESET_FITS_MESSAGE =
+  "None of the batch's style presets was made for this category, so it was not made again and its credits were given back.";
 
 /** Products nobody checked render as they are after this long: nothing waits forever. */
 export const UNCHECKED_RENDER_AFTER_MS = 7 * 24 * 60 * 60 * 1000;
 
 export interface BatchReviewDeps {
   jobs: JobRepository;
+  billing: BillingClient;
   generation: GenerationClient;
   progress: ProgressTracker;
   logger: Logger;
@@ -91,6 +100,79 @@ export class BatchReview {
       });
       return { state: 'removed', answer: 'removed', creditsReturned: dropped.credits_returned };
     });
+  }
+
+  /**
+   * A finished product made again, corrected or not, as a new generation whose images replace the old ones in the
+   * job and Download All. The first redo of a product, and any redo of a product the machine flagged for check, is
+   * free; a further one costs as a creation (reserved in billing first: 402 when the balance is short). A redo that
+   * does not start (a bad mask, generation down, no preset fits the new category) puts the product back on its old
+   * generation and gives any credits it took back.
+   */
+  async redo(jobUuid: string, userId: string, index: number, request: BulkRedoRequest): Promise<BulkRedoAnswer> {
+    const { jobs, billing, generation } = this.deps;
+    const job = await this.ownedJob(jobUuid, userId);
+    const product = job.products[index];
+    if (!product) throw AppError.notFound(PRODUCT_NOT_FOUND_MESSAGE);
+    const current = (await this.deps.progress.generationsOf(job)).find(
+      (candidate) => candidate.generation_uuid === product.generation_uuid,
+    );
+    const finished = current?.metadata.status === 'completed' || current?.metadata.status === 'failed';
+    if (product.state !== 'handed' || !finished) throw AppError.conflict(NOT_FINISHED_MESSAGE);
+
+    const redos = product.redos ?? 0;
+    const free = redos === 0 || Boolean(product.check);
+    const count = job.images_per_product;
+    const newUuid = randomUUID();
+    let watermark = job.watermark;
+    if (!free) {
+      const reservation = await billing.reserveCredits({
+        body: { userId, generationUuid: newUuid, count, description: `Batch redo (${count} images)` },
+      });
+      watermark = reservation.watermark;
+    }
+    const charged = free ? 0 : count;
+    const giveBackCharged = () => this.giveBack(userId, newUuid, charged);
+    if (!(await jobs.switchGeneration(jobUuid, index, product.generation_uuid, newUuid, redos))) {
+      await giveBackCharged();
+      throw AppError.conflict(CONCURRENT_REDO_MESSAGE);
+    }
+    let outcome: 'queued' | 'skipped';
+    try {
+      ({ outcome } = await generation.api.redoBulkGeneration({
+        params: { generationUuid: product.generation_uuid },
+        body: {
+          userId,
+          new_generation_uuid: newUuid,
+          count,
+          presets: job.presets,
+          watermark,
+          mask: request.mask,
+          object: request.object,
+          category: request.category,
+        },
+      }));
+    } catch (error) {
+      await jobs.revertGeneration(jobUuid, index, newUuid, product.generation_uuid);
+      await giveBackCharged();
+      throw error;
+    }
+    if (outcome === 'skipped') {
+      // Generation gave the credits back already.
+      await jobs.revertGeneration(jobUuid, index, newUuid, product.generation_uuid);
+      throw AppError.conflict(NO_PRESET_FITS_MESSAGE);
+    }
+    await jobs.reopen(jobUuid);
+    this.deps.logger.info({ job: jobUuid, product: index, free }, 'batch product redone');
+    await this.deps.progress.refreshByUuid(jobUuid);
+    return { index, generation_uuid: newUuid, credits_charged: charged };
+  }
+
+  /** Gives back the first `count` credits reserved under a generation (give-backs are once per image in billing). */
+  private async giveBack(userId: string, generationUuid: string, count: number): Promise<void> {
+    for (let imageIndex = 0; imageIndex < count; imageIndex += 1) {
+      await this.deps.billing.giveBackCredit({ body: { userId, generationUuid, imageIndex, reason: 'failed' } });
+    }
   }
 
   /**

@@ -101,6 +101,7 @@ export async function createBulkService(deps: BulkServiceDeps): Promise<BulkServ
 
   const review = new BatchReview({
     jobs,
+    billing,
     generation,
     progress,
     logger,

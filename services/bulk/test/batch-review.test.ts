@@ -44,6 +44,10 @@ describe('batch review API', () => {
   let bed: BulkTestBed;
   let clock = new Date('2026-11-01T10:00:00Z');
   const generations = new Map<string, StoodInGeneration>();
+  const reservations: string[] = [];
+  const givenBack: string[] = [];
+  const redone: Array<{ from: string; to: string; category?: string }> = [];
+  const isPng = (base64: string) => Buffer.from(base64, 'base64').subarray(0, 8).equals(PNG_MASK.subarray(0, 8));
 
   function view(uuid: string, generation: StoodInGeneration): BulkGeneration {
     const rendered = generation.state === 'rendered';
@@ -80,6 +84,14 @@ describe('batch review API', () => {
       billing: stubService((app) => {
         serveRoute(app, billingInternalRoutes.userBilling, () => ({ credits: 100, purchaser: true }));
         serveRoute(app, billingInternalRoutes.reserveBatchCredits, () => ({ balance: 90, watermark: false }));
+        serveRoute(app, billingInternalRoutes.reserveCredits, ({ body }) => {
+          reservations.push(`${body.generationUuid}:${body.count}`);
+          return { balance: 80, watermark: false };
+        });
+        serveRoute(app, billingInternalRoutes.giveBackCredit, ({ body }) => {
+          givenBack.push(`${body.generationUuid}:${body.imageIndex}`);
+          return { balance: 81, refunded: true };
+        });
       }),
       generation: stubService((app) => {
         serveRoute(app, generationInternalRoutes.createBulkGeneration, ({ body }) => {
@@ -108,18 +120,21 @@ describe('batch review API', () => {
         serveRoute(app, generationInternalRoutes.releaseHeldBulkGeneration, async ({ params, body }) => {
           const generation = generations.get(params.generationUuid);
           if (!generation) throw AppError.notFound('Generation not found');
-          if (
-            body.mask !== undefined &&
-            !Buffer.from(body.mask, 'base64').subarray(0, 8).equals(PNG_MASK.subarray(0, 8))
-          ) {
-            throw AppError.badRequest('The mask must be a PNG image.');
-          }
+          if (body.mask !== undefined && !isPng(body.mask)) throw AppError.badRequest('The mask must be a PNG image.');
           // Held until the answer, so a second release arriving meanwhile would find it still held.
           await new Promise((resolve) => setTimeout(resolve, 50));
           if (generation.state !== 'held') throw AppError.conflict('This product is no longer waiting for your check.');
           generation.releases.push({ mask: body.mask, object: body.object, category: body.category });
           generation.state = 'rendered';
           return { generation_uuid: params.generationUuid, outcome: 'queued' as const, images: 1, credits_returned: 0 };
+        });
+        serveRoute(app, generationInternalRoutes.redoBulkGeneration, ({ params, body }) => {
+          const source = generations.get(params.generationUuid);
+          if (!source) throw AppError.notFound('Generation not found');
+          if (body.mask !== undefined && !isPng(body.mask)) throw AppError.badRequest('The mask must be a PNG image.');
+          redone.push({ from: params.generationUuid, to: body.new_generation_uuid, category: body.category });
+          generations.set(body.new_generation_uuid, { ...source, state: 'rendered', releases: [], drops: 0 });
+          return { generation_uuid: body.new_generation_uuid, outcome: 'queued' as const, images: 1 };
         });
         serveRoute(app, generationInternalRoutes.dropHeldBulkGeneration, ({ params }) => {
           const generation = generations.get(params.generationUuid);
@@ -283,5 +298,58 @@ describe('batch review API', () => {
     const unchecked = await startBatch(['unsure-fast.jpg'], { checkUncertain: 'false' });
     expect(unchecked.products.map((product) => product.state)).toEqual(['handed']);
     expect(generations.get(unchecked.products[0]!.generation_uuid)!.holdAsked).toBe(false);
+  });
+
+  test('redo: the first of a product and any of a flagged one are free, a further one costs as a creation', async () => {
+    const job = await startBatch(['sure-redo.jpg', 'unsure-redo.jpg']);
+    const uuid = job.uuid;
+    const redo = (index: number, body: Record<string, unknown> = {}, userId = OWNER) =>
+      call<{ generation_uuid: string; credits_charged: number }>(
+        'POST',
+        `/image-gen/bulk-job/${uuid}/products/${index}/redo`,
+        userId,
+        body,
+      );
+    // Not finished (waiting for check): 409; another user's job: 404; a bad mask: 400, nothing changed.
+    expect((await redo(1)).status).toBe(409);
+    expect((await redo(0, {}, STRANGER)).status).toBe(404);
+    expect(await redo(0, { mask: Buffer.from('GIF89a').toString('base64') })).toEqual({
+      status: 400,
+      body: { code: 400, error: 'The mask must be a PNG image.' },
+    });
+    const first = job.products[0]!.generation_uuid;
+    expect((await bed.connection.collection<JobDocument>('bulk_jobs').findOne({ uuid }))!.products[0]).toMatchObject({
+      generation_uuid: first,
+      redos: 0,
+    });
+
+    // The first redo of the sure product is free; its new images replace the old ones.
+    const free = await redo(0, { category: 'toys' });
+    expect(free.status).toBe(200);
+    expect(free.body.credits_charged).toBe(0);
+    expect(redone.at(-1)).toEqual({ from: first, to: free.body.generation_uuid, category: 'toys' });
+    // The second costs as a creation: reserved under the new generation.
+    const paid = await redo(0);
+    expect(paid.status).toBe(200);
+    expect(paid.body.credits_charged).toBe(1);
+    expect(reservations).toEqual([`${paid.body.generation_uuid}:1`]);
+    expect(givenBack).toEqual([]);
+
+    // A flagged product, once checked and rendered: every redo free.
+    expect((await decide(uuid, 1, { action: 'looks_right' })).status).toBe(200);
+    for (let round = 0; round < 2; round += 1) expect((await redo(1)).body.credits_charged).toBe(0);
+    expect(reservations).toHaveLength(1);
+
+    const after = await jobView(uuid);
+    expect(after.body.status).toBe('completed');
+    const listed = after.body.generations.map((generation) => generation.generation_uuid);
+    expect(listed).toContain(paid.body.generation_uuid);
+    expect(listed).not.toContain(first);
+    expect(listed).not.toContain(free.body.generation_uuid);
+    const download = await fetch(`${bed.url}/download/bulk/${uuid}`, { headers: serviceCallHeaders(OWNER) });
+    const entries = readZipEntries(Buffer.from(await download.arrayBuffer()));
+    expect(entries.find((entry) => entry.name === 'sure-redo/1.jpg')?.data.toString('utf8')).toBe(
+      `image 0 of ${paid.body.generation_uuid}`,
+    );
   });
 });

@@ -156,6 +156,55 @@ export class JobRepository {
   }
 
   /**
+   * A redo points the finished product at its new generation, in one update conditional on the product still being
+   * at `from` after `redos` redos (of two concurrent redos one wins); the product is no longer done.
+   */
+  async switchGeneration(uuid: string, index: number, from: string, to: string, redos: number): Promise<boolean> {
+    const product = `products.${index}`;
+    const result = await this.model
+      .updateOne(
+        {
+          uuid,
+          [`${product}.state`]: 'handed',
+          [`${product}.generation_uuid`]: from,
+          [`${product}.redos`]: redos === 0 ? { $in: [0, null] } : redos,
+        },
+        {
+          $set: { [`${product}.generation_uuid`]: to, [`${product}.redos`]: redos + 1 },
+          $push: { [`${product}.replaced_generation_uuids`]: from },
+          $inc: { generations_done: -1 },
+        },
+      )
+      .exec();
+    return result.modifiedCount === 1;
+  }
+
+  /** A redo generation refused to start: the product is back on the generation it had. */
+  async revertGeneration(uuid: string, index: number, from: string, to: string): Promise<void> {
+    const product = `products.${index}`;
+    await this.model
+      .updateOne(
+        { uuid, [`${product}.generation_uuid`]: from },
+        {
+          $set: { [`${product}.generation_uuid`]: to },
+          $pull: { [`${product}.replaced_generation_uuids`]: to },
+          $inc: { [`${product}.redos`]: -1, generations_done: 1 },
+        },
+      )
+      .exec();
+  }
+
+  /** A finished job with a product being made again is tracked again until that product is done. */
+  async reopen(uuid: string): Promise<void> {
+    await this.model
+      .updateOne(
+        { uuid, stage: { $in: ['completed', 'failed'] } },
+        { $set: { stage: 'tracking', finished_at: null, error: null } },
+      )
+      .exec();
+  }
+
+  /**
    * Jobs with a product waiting for check since before `heldBefore`, or a decision stopped since before
    * `decidingBefore` (the sweeper renders the first as they are and reopens the second).
    */

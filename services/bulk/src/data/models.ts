@@ -44,6 +44,10 @@ export interface ProductDocument {
   error: string | null;
   /** Set when generation held the product for the seller's check; kept after the check. */
   check?: CheckDocument | null;
+  /** Times the seller had the finished product made again (the first redo is free). */
+  redos?: number;
+  /** Generations a redo replaced, oldest first (their images no longer belong to the job). */
+  replaced_generation_uuids?: string[];
 }
 
 export interface JobDocument {
@@ -92,6 +96,8 @@ const productSchema = new Schema<ProductDocument>(
     state: { type: String, enum: productStates, required: true },
     error: { type: String, default: null },
     check: { type: checkSchema, default: null },
+    redos: { type: Number, default: 0 },
+    replaced_generation_uuids: { type: [String], default: [] },
   },
   { _id: false },
 );
