@@ -192,6 +192,10 @@ describe(`batch creation in Chromium against ${platformKind()}`, () => {
       'Uses 60 credits (12 images × 5 per product) · You have 60',
     );
     await slider.fill(String(PER_PRODUCT));
+    // Every product renders in this journey; the check of uncertain products has its own tests.
+    await batchForm()
+      .getByRole('checkbox', { name: /^Check uncertain products before rendering/ })
+      .uncheck();
     expect(await createBatch().textContent()).toBe('Create batch');
     expect(await createBatch().isEnabled()).toBe(true);
     expect(await batchForm().getByTestId('batch-cost').textContent()).toBe(

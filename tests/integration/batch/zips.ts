@@ -83,10 +83,14 @@ export function craftZip(entries: CraftedEntry[]): Buffer {
   return Buffer.concat([...locals, directory, end]);
 }
 
-/** multipart/form-data of a batch upload as the browser sends it. */
+/**
+ * multipart/form-data of a batch upload as the browser sends it. "Check uncertain products before rendering" is
+ * off unless a test sets `checkUncertain`: these tests expect every product to render without a seller's check
+ * (the check itself is tested by services/bulk/test/batch-review.test.ts and generation's batch-check.test.ts).
+ */
 export function batchForm(zip: Buffer, fields: Record<string, string>, type = 'application/zip'): FormData {
   const form = new FormData();
   form.append('zipFile', new Blob([new Uint8Array(zip)], { type }), 'images.zip');
-  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  for (const [name, value] of Object.entries({ checkUncertain: 'false', ...fields })) form.append(name, value);
   return form;
 }
