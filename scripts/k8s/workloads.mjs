@@ -26,7 +26,9 @@ const fromSecret = (name, key, optional = false) => ({
 const fromCommon = (name, key) => ({ name, valueFrom: { configMapKeyRef: { name: 'productgen-common', key } } });
 const value = (name, text) => ({ name, value: text });
 
-const infraEnv = [fromSecret('MONGO_URL', 'MONGO_URL'), fromSecret('AMQP_URL', 'AMQP_URL')];
+/** The secret every process signs and verifies the calls between them with. */
+const serviceAuthEnv = fromSecret('SERVICE_AUTH_SECRET', 'SERVICE_AUTH_SECRET');
+const infraEnv = [fromSecret('MONGO_URL', 'MONGO_URL'), fromSecret('AMQP_URL', 'AMQP_URL'), serviceAuthEnv];
 const objectStoreEnv = ['S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY'].map((key) => fromSecret(key, key));
 const serviceUrls = {
   AUTH_URL: value('AUTH_URL', 'http://auth:8081'),
@@ -125,7 +127,8 @@ export function backEndWorkloads() {
       autoscaled: true,
       env: [
         value('PORT', '8080'),
-        fromSecret('AMQP_URL', 'AMQP_URL'),
+        // MongoDB: where every replica counts the rate limits.
+        ...infraEnv,
         ...Object.values(serviceUrls),
         value('TRUST_PROXY', '1'),
         fromCommon('WEB_ORIGINS', 'WEB_PUBLIC_URL'),
@@ -200,7 +203,7 @@ const hardening = {
 };
 
 /** The services that own a database; each image's migration runs as a Job before its Deployment (README). */
-export const MIGRATED_SERVICES = ['auth', 'billing', 'generation', 'bulk'];
+export const MIGRATED_SERVICES = ['auth', 'billing', 'generation', 'bulk', 'gateway'];
 
 /**
  * `migrate-<service>`: the service image's dist/migrate.js (collections and indexes, idempotent) as a Job. Tier

@@ -30,7 +30,8 @@ export interface HitCount {
  */
 export class MongoHitCounter {
   private constructor(
-    private readonly model: Model<HitWindowDocument>,
+    /** The collection's model (the gateway's migration creates its indexes). */
+    readonly model: Model<HitWindowDocument>,
     private readonly windowMs: number,
   ) {}
 

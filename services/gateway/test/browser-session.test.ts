@@ -77,7 +77,8 @@ describe('the browser session cookie and cross-site refusals', () => {
   });
 
   it('gives an API client outside a browser its key in the body, to send as X-Session-Key', async () => {
-    const response = await request(gateway.app).post('/auth/google').send(SIGN_IN_BODY);
+    // Node's fetch sends Sec-Fetch-Mode too, but no Origin.
+    const response = await request(gateway.app).post('/auth/google').set('Sec-Fetch-Mode', 'cors').send(SIGN_IN_BODY);
     expect(response.status).toBe(200);
     expect(response.body.session_key).toBe('key-alice');
     const me = await request(gateway.app).get('/auth/me').set('X-Session-Key', response.body.session_key);

@@ -40,11 +40,11 @@ export function clearedSessionCookie(secure: boolean): string {
 }
 
 /**
- * A browser sends Origin with every cross-origin request and every POST, and Sec-Fetch-* with every request;
- * a sign-in answer to a browser carries the key in the cookie only, never in the body page scripts read.
+ * A browser sends Origin with every POST (sign-in is one), so a sign-in answer to a browser carries the key in the
+ * cookie only, never in the body page scripts read. (Not Sec-Fetch-Mode: Node's fetch sends that one too.)
  */
-export function isBrowserRequest(headers: { origin?: string; 'sec-fetch-mode'?: string | string[] }): boolean {
-  return headers.origin !== undefined || headers['sec-fetch-mode'] !== undefined;
+export function isBrowserRequest(headers: { origin?: string }): boolean {
+  return headers.origin !== undefined;
 }
 
 export const CROSS_SITE_REFUSAL_MESSAGE =
