@@ -363,8 +363,22 @@ export const bulkJobSummarySchema = z.object({
 });
 export type BulkJobSummary = z.infer<typeof bulkJobSummarySchema>;
 
+/** A batch product as the job page needs it to offer a redo: its position, generation, name and price. */
+export const bulkJobProductSchema = z.object({
+  index: z.number().int().nonnegative(),
+  generation_uuid: uuidSchema,
+  filename: z.string(),
+  /** The product name analysis (or the seller) gave, when known. */
+  object: z.string().nullable(),
+  /** Its next redo costs nothing (the first one, or any of a product the machine flagged). */
+  redo_free: z.boolean(),
+});
+export type BulkJobProduct = z.infer<typeof bulkJobProductSchema>;
+
 export const bulkJobSchema = bulkJobSummarySchema.extend({
   generations: z.array(generationSchema),
+  /** The bulk service always sends it; optional so answers recorded before it existed still parse. */
+  products: z.array(bulkJobProductSchema).optional(),
 });
 export type BulkJob = z.infer<typeof bulkJobSchema>;
 

@@ -63,7 +63,11 @@ export const createBulkGenerationResponseSchema = z.object({
 export type CreateBulkGenerationResponse = z.infer<typeof createBulkGenerationResponseSchema>;
 
 /** A batch's generation as bulk needs it: the public view plus the stored original's file extension. */
-export const bulkGenerationSchema = generationSchema.extend({ original_extension: z.enum(['jpg', 'png']) });
+export const bulkGenerationSchema = generationSchema.extend({
+  original_extension: z.enum(['jpg', 'png']),
+  /** The product name (analysis's, or the seller's correction). */
+  object: z.string().nullable().optional(),
+});
 export type BulkGeneration = z.infer<typeof bulkGenerationSchema>;
 
 export const bulkGenerationsParamsSchema = z.object({ userId: userIdSchema, bulkJobUuid: uuidSchema });
