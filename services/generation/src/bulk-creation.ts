@@ -359,5 +359,6 @@ export function bulkGenerationView(generation: GenerationDocument): BulkGenerati
   return {
     ...generationView(generation),
     original_extension: generation.original_content_type === 'image/png' ? 'png' : 'jpg',
+    object: generation.object,
   };
 }

@@ -10,7 +10,7 @@ import type { JobDocument, JobStage, ProductDocument } from '../data/models';
 import { folderNames } from './zip-rules';
 
 /** A generation as generation's internal list gives it: the public view plus the stored original's extension. */
-export type JobGeneration = Generation & { original_extension: 'jpg' | 'png' };
+export type JobGeneration = Generation & { original_extension: 'jpg' | 'png'; object?: string | null };
 
 export const NOTHING_MATCHED_MESSAGE =
   'No product matched the categories of the chosen style presets, so nothing was created and no credits were used.';
@@ -117,8 +117,19 @@ export function summaryView(job: JobDocument): BulkJobSummary {
   };
 }
 
-export function jobView(job: JobDocument, generations: readonly Generation[]): BulkJob {
-  return { ...summaryView(job), generations: orderedGenerations(job, generations) };
+export function jobView(job: JobDocument, generations: readonly JobGeneration[]): BulkJob {
+  const objects = new Map(generations.map((generation) => [generation.generation_uuid, generation.object ?? null]));
+  return {
+    ...summaryView(job),
+    generations: orderedGenerations(job, generations),
+    products: job.products.map((product) => ({
+      index: product.index,
+      generation_uuid: product.generation_uuid,
+      filename: product.name,
+      object: objects.get(product.generation_uuid) ?? product.check?.object ?? null,
+      redo_free: (product.redos ?? 0) === 0 || Boolean(product.check),
+    })),
+  };
 }
 
 /** One file of the Download All zip: where it is in the zip and which download of generation's it is. */
