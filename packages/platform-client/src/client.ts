@@ -273,6 +273,12 @@ export function createPlatformClient(options: PlatformClientOptions) {
         params: { id, index },
         body: decision.mask === undefined ? decision : { ...decision, mask: stripDataUrlPrefix(decision.mask) },
       }),
+    /** Makes a finished batch product again, corrected or not (the mask as a PNG, base64 or data URL). */
+    redoBulkProduct: (id: string, index: number, redo: Body<'redoBulkProduct'>) =>
+      http.call('redoBulkProduct', {
+        params: { id, index },
+        body: redo.mask === undefined ? redo : { ...redo, mask: stripDataUrlPrefix(redo.mask) },
+      }),
     /** Removes a product waiting for check from its batch; its credits come back at once. */
     removeBulkProduct: (id: string, index: number) => http.call('removeBulkProduct', { params: { id, index } }),
     /** GET /image-gen/bulk-jobs answers `{jobs}`, newest first; statuses filter it (comma-joined). */

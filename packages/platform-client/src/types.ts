@@ -25,6 +25,7 @@ export type {
   BulkCheckProduct,
   BulkJob,
   BulkJobCounts,
+  BulkJobProduct,
   BulkJobStatus,
   BulkJobSummary,
   Category,
