@@ -1,8 +1,8 @@
 'use strict';
 // The landing page's demo samples (SPEC §1: guitar, pot, shoes, mug, paper bag) and their results are real outputs
-// of the studio engine (services/generation), made here at build from the licensed photos in ../shared/photos/demo.
-// Rendering runs the segmentation model, so the results are kept in .demo-cache/ (git-ignored) under a key of the
-// photo, the engine build (every compiled file) and this file; a later build copies them. Writes dist/demo/*.webp and
+// of the studio engine (@productgen/studio-engine, its public API), made here at build from the licensed photos in
+// ../shared/photos/demo. Rendering runs the segmentation model, so the results are kept in .demo-cache/ (git-ignored)
+// under a key of the photo, the engine build (every compiled file) and this file; a later build copies them. Writes dist/demo/*.webp and
 // dist/demo/samples.json, which the site build (src/site/build-site.tsx) puts into the routes manifest.
 
 const crypto = require('node:crypto');
@@ -14,7 +14,7 @@ const repoRoot = path.resolve(appDir, '..');
 const photosDir = path.resolve(process.env.DEMO_PHOTOS_DIR || path.join(repoRoot, '..', 'shared', 'photos'));
 const cacheDir = path.join(appDir, '.demo-cache');
 const outDir = path.join(appDir, 'dist', 'demo');
-const generationDist = path.join(repoRoot, 'services', 'generation', 'dist');
+const engineDist = path.join(repoRoot, 'packages', 'studio-engine', 'dist');
 
 const RESULTS_PER_SAMPLE = 5;
 const PHOTO_SIZE = 800;
@@ -41,35 +41,26 @@ function sha(...parts) {
 /** Every compiled file of the engine, in a fixed order: naming, layout and rendering all decide the results. */
 function engineFiles() {
   return fs
-    .readdirSync(generationDist, { recursive: true })
+    .readdirSync(engineDist, { recursive: true })
     .filter((name) => name.endsWith('.js'))
     .sort()
-    .map((name) => fs.readFileSync(path.join(generationDist, name)));
+    .map((name) => fs.readFileSync(path.join(engineDist, name)));
 }
 
 function requireEngine() {
-  const studio = path.join(generationDist, 'pipeline', 'studio.js');
-  if (!fs.existsSync(studio)) {
-    throw new Error('The studio engine is not built: run `npm run build -w @productgen/generation-service` first.');
+  if (!fs.existsSync(path.join(engineDist, 'index.js'))) {
+    throw new Error('The studio engine is not built: run `npm run build -w @productgen/studio-engine` first.');
   }
-  return {
-    ...require(path.join(generationDist, 'pipeline', 'studio.js')),
-    ...require(path.join(generationDist, 'pipeline', 'classify.js')),
-    ...require(path.join(generationDist, 'models', 'model-store.js')),
-    ...require(path.join(generationDist, 'models', 'runtime.js')),
-    ...require(path.join(generationDist, 'threads', 'studio-threads.js')),
-    ...require(path.join(generationDist, 'domain', 'styles.js')),
-    ...require(path.join(generationDist, 'domain', 'random.js')),
-  };
+  return require('@productgen/studio-engine');
 }
 
 /** Renders the slot's results with the engine into `dir` (only when the cache has no copy for this key). */
-async function renderResults(engine, runtime, photo, dir) {
+async function renderResults(api, engine, photo, dir) {
   const sharp = require('sharp');
-  const guess = await engine.classifyProduct(runtime, photo);
-  const studio = new engine.StudioRenderer(runtime, { outputSize: 2048, previewSize: PHOTO_SIZE, watermarkText: '' });
+  const guess = await engine.analysePhoto(photo);
+  const studio = engine.renderer;
   const product = await studio.prepare(photo);
-  const recipes = engine.showcaseRecipes(guess.category, engine.hash32(dir)).slice(0, RESULTS_PER_SAMPLE);
+  const recipes = api.showcaseRecipes(guess.category, api.hash32(dir)).slice(0, RESULTS_PER_SAMPLE);
   const partial = `${dir}.partial`;
   fs.rmSync(partial, { recursive: true, force: true });
   fs.mkdirSync(partial, { recursive: true });
@@ -91,9 +82,9 @@ async function imageEntry(file) {
 async function main() {
   const sharp = require('sharp');
   const manifest = JSON.parse(fs.readFileSync(path.join(photosDir, 'manifest.json'), 'utf8'));
-  const engine = requireEngine();
+  const api = requireEngine();
   const engineKey = sha(...engineFiles(), fs.readFileSync(__filename));
-  let runtime = null;
+  let engine = null;
   fs.mkdirSync(outDir, { recursive: true });
   const samples = [];
   for (const slot of SLOTS) {
@@ -104,14 +95,15 @@ async function main() {
     const photo = fs.readFileSync(path.join(photosDir, slot.file));
     const cached = path.join(cacheDir, `${slot.id}-${sha(photo, engineKey)}`);
     if (!fs.existsSync(cached)) {
-      runtime ??= await engine.loadModelRuntime(
-        await engine.ensureModels(
-          path.join(repoRoot, 'models', 'cache'),
-          path.join(repoRoot, '..', 'shared', 'models'),
-        ),
-      );
+      engine ??= await api.createStudioEngine({
+        models: {
+          MODELS_DIR: path.join(repoRoot, 'models', 'cache'),
+          SHARED_MODELS_DIR: path.join(repoRoot, '..', 'shared', 'models'),
+        },
+        render: { outputSize: 2048, previewSize: PHOTO_SIZE, watermarkText: '' },
+      });
       console.log(`demo: rendering ${slot.file} with the studio engine`);
-      await renderResults(engine, runtime, photo, cached);
+      await renderResults(api, engine, photo, cached);
     }
     const photoFile = path.join(outDir, `${slot.id}.webp`);
     const thumbnailFile = path.join(outDir, `${slot.id}-thumb.webp`);
@@ -138,7 +130,7 @@ async function main() {
     });
   }
   fs.writeFileSync(path.join(outDir, 'samples.json'), `${JSON.stringify(samples, null, 2)}\n`);
-  if (runtime) await engine.closeStudioThreads();
+  if (engine) await engine.close();
   console.log(
     `demo: ${samples.length} samples, ${samples.reduce((sum, sample) => sum + sample.results.length, 0)} results`,
   );

@@ -4,7 +4,7 @@ import { createInProcessBus, type MessageBus } from '@productgen/bus';
 import { authConfigSchema, createAuthService } from '@productgen/auth-service';
 import { billingConfigSchema, createBillingService } from '@productgen/billing-service';
 import { bulkConfigSchema, createBulkService } from '@productgen/bulk-service';
-import { closeStudioThreads, createGenerationService, generationConfigSchema } from '@productgen/generation-service';
+import { createGenerationService, generationConfigSchema } from '@productgen/generation-service';
 import { createGateway, gatewayConfigSchema } from '@productgen/gateway';
 import {
   connectMongo,
@@ -81,10 +81,8 @@ const services: ServiceDefinition[] = [
       return {
         app: service.app,
         start: () => service.start(),
-        async stop() {
-          await service.stop();
-          await closeStudioThreads();
-        },
+        // The service's stop ends the studio engine's threads too.
+        stop: () => service.stop(),
       };
     },
   },

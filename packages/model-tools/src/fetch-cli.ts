@@ -1,4 +1,4 @@
-import { fetchModels, ModelFilesMissingError } from './model-store';
+import { fetchModels, ModelFilesMissingError } from '@productgen/studio-engine/internals';
 
 /** `npm run models:fetch`: fills MODELS_DIR (default models/cache) from SHARED_MODELS_DIR, else downloads. */
 async function main(): Promise<void> {

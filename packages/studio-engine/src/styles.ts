@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { CategoryId } from './categories';
+import type { CategoryId } from './analysis/categories';
 import { hash32, pick, seededRandom } from './random';
 
 /*

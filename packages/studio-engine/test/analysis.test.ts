@@ -8,14 +8,14 @@ import {
   LOW_CATEGORY_CONFIDENCE,
   LOW_CUTOUT_CONFIDENCE,
   unknownCategoryLabels,
-} from '../src/domain/analysis';
-import { categories } from '../src/domain/categories';
+} from '../src/analysis/product-guess';
+import { categories } from '../src/analysis/categories';
 import { ensureModels } from '../src/models/model-store';
-import { loadModelRuntime, type ModelRuntime } from '../src/models/runtime';
+import { loadModelRuntime, type ModelRuntime } from '../src/models/model-sessions';
 import { closeStudioThreads } from '../src/threads/studio-threads';
 import { chooseInt8Kernels } from '../src/models/int8-kernels';
 import { hostCpu } from '@productgen/host-cpu';
-import { classifyProduct } from '../src/pipeline/classify';
+import { classifyProduct } from '../src/analysis/classify';
 import { PHOTOS_DIR, SHARED_MODELS_DIR } from './helpers';
 import { int8PathsToCheck } from './int8-paths';
 

@@ -1,9 +1,8 @@
 import { resampleWindow, type FloatPlane } from '@productgen/image-algorithms';
-import { catalogueMask } from '../src/bench/segmentation-set';
-import { maskIoU } from '../src/bench/segmentation-score';
-import type { RgbImage } from '../src/imaging/decode';
-import { colourLikelihood, fitColourModel } from '../src/imaging/matte';
-import { closeUpRegion, colourRefine, grownCloseUp, productCells, productMatte } from '../src/pipeline/cutout';
+import { catalogueMask, maskIoU } from '@productgen/model-tools';
+import type { RgbImage } from '../src/kernels/decode';
+import { colourLikelihood, fitColourModel } from '../src/kernels/matte';
+import { closeUpRegion, colourRefine, grownCloseUp, productCells, productMatte } from '../src/kernels/cutout';
 
 function floatPlane(width: number, height: number, value: (x: number, y: number) => number): FloatPlane {
   const data = new Float32Array(width * height);

@@ -1,5 +1,5 @@
 import { boxMean, type FloatPlane } from '@productgen/image-algorithms';
-import { estimateForeground } from '../src/imaging/matte';
+import { estimateForeground } from '../src/kernels/matte';
 
 /**
  * The estimator by its definition: every pass blurs whole planes of the foreground and background estimates

@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { planVariations, type StyleRecipe } from '../src/domain/styles';
-import type { ProductSource, Rendered } from '../src/imaging/compose';
+import { planVariations, type StyleRecipe } from '../src/styles';
+import type { ProductSource, Rendered } from '../src/render/compose';
 import { ensureModels } from '../src/models/model-store';
-import { loadModelRuntime } from '../src/models/runtime';
-import type { ProductCutout } from '../src/pipeline/product';
-import { StudioRenderer } from '../src/pipeline/studio';
+import { loadModelRuntime } from '../src/models/model-sessions';
+import type { ProductCutout } from '../src/cutout/product';
+import { StudioRenderer } from '../src/render/studio';
 import { closeStudioThreads } from '../src/threads/studio-threads';
 import { PHOTOS_DIR, SHARED_MODELS_DIR } from './helpers';
 

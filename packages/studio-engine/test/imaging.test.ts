@@ -1,11 +1,12 @@
 import sharp from 'sharp';
-import type { StyleRecipe } from '../src/domain/styles';
-import { blendLayer, resampleRgb } from '../src/imaging/canvas';
-import { placeProduct, renderBackdrop, type ProductSource } from '../src/imaging/compose';
-import { closePixelThread } from '../src/imaging/pixel-thread';
-import { computeLayout, paintScene, renderScene } from '../src/imaging/scene';
-import { SCALE, upscale4x } from '../src/imaging/upscale';
-import type { InferenceModel } from '../src/models/runtime';
+import type { StyleRecipe } from '../src/styles';
+import { blendLayer, resampleRgb } from '../src/kernels/canvas';
+import { placeProduct, renderBackdrop, type ProductSource, renderScene } from '../src/render/compose';
+import { closePixelThread } from '../src/threads/pixel-thread';
+import { computeLayout, paintScene } from '../src/kernels/scene';
+import { SCALE } from '../src/kernels/tiles';
+import { upscale4x } from '../src/render/upscale';
+import type { InferenceModel } from '../src/models/model-sessions';
 
 // The first task starts the pixel thread (from the sources it compiles its TypeScript on load): generous timeouts.
 jest.setTimeout(60_000);

@@ -3,13 +3,13 @@ import path from 'node:path';
 import { z } from 'zod';
 import { onnx } from 'onnx-proto';
 import { describeCpu, hostCpu, type HostCpu } from '@productgen/host-cpu';
-import { buildClassCategories, guessProduct, softmax } from '../src/domain/analysis';
+import { buildClassCategories, guessProduct, softmax } from '../src/analysis/product-guess';
 import { float32Classifier } from '../src/models/classifier-reference';
 import { chooseInt8Kernels, forInt8Kernels, withUnsignedWeights } from '../src/models/int8-kernels';
 import { ensureModels } from '../src/models/model-store';
 import { DataType, int8Values, tensorBytes } from '../src/models/onnx-graph';
-import { closeInferenceThread, openModel } from '../src/models/runtime';
-import { wholePhotoInput } from '../src/pipeline/classify';
+import { closeInferenceThread, openModel } from '../src/models/model-sessions';
+import { wholePhotoInput } from '../src/analysis/classify';
 import { PHOTOS_DIR, SHARED_MODELS_DIR } from './helpers';
 import { int8PathsToCheck } from './int8-paths';
 

@@ -2,12 +2,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { cutoutCoverage, maskIoU } from '../src/bench/segmentation-score';
-import { buildSegmentationSet, type SetCase } from '../src/bench/segmentation-set';
-import { decodeRgb } from '../src/imaging/decode';
+import { cutoutCoverage, maskIoU, buildSegmentationSet, type SetCase } from '@productgen/model-tools';
+import { decodeRgb } from '../src/kernels/decode';
 import { ensureModels } from '../src/models/model-store';
-import { loadModelRuntime, type ModelRuntime } from '../src/models/runtime';
-import { cutOutProduct } from '../src/pipeline/product';
+import { loadModelRuntime, type ModelRuntime } from '../src/models/model-sessions';
+import { cutOutProduct } from '../src/cutout/product';
 import { closeStudioThreads } from '../src/threads/studio-threads';
 import { PHOTOS_DIR, SHARED_MODELS_DIR } from './helpers';
 

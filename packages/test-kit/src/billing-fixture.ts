@@ -1,5 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import express from 'express';
 import {
   billingInternalRoutes,
@@ -8,17 +6,7 @@ import {
   type ReserveCreditsResponse,
 } from '@productgen/contracts';
 import { AppError, errorHandler, serveRoute } from '@productgen/service-kit';
-
-/** Serves an express app on a free loopback port. */
-export async function listen(app: express.Express): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
+import { LoopbackServers } from './loopback-servers';
 
 /**
  * Billing's internal routes over an in-memory ledger, served from the contracts' declarations with the real
@@ -31,11 +19,12 @@ export class BillingFixture {
   readonly reservations = new Map<string, { userId: string; count: number; answer: ReserveCreditsResponse }>();
   readonly refunds = new Set<string>();
   readonly log: { userId: string; amount: number; description: string; generationUuid: string }[] = [];
-  private server: { url: string; close(): Promise<void> } | undefined;
+  private readonly servers = new LoopbackServers();
+  private origin: string | undefined;
 
   get url(): string {
-    if (!this.server) throw new Error('billing fixture not started');
-    return this.server.url;
+    if (!this.origin) throw new Error('billing fixture not started');
+    return this.origin;
   }
 
   account(userId: string, credits = 10, purchaser = false): void {
@@ -110,10 +99,10 @@ export class BillingFixture {
       };
     });
     app.use(errorHandler());
-    this.server = await listen(app);
+    this.origin = await this.servers.listen(app);
   }
 
   async stop(): Promise<void> {
-    await this.server?.close();
+    await this.servers.close();
   }
 }

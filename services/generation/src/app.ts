@@ -1,6 +1,6 @@
 import type { Express, Request, Response } from 'express';
 import yazl from 'yazl';
-import { generationInternalRoutes, routes } from '@productgen/contracts';
+import { generationInternalRoutes, productCategories, routes } from '@productgen/contracts';
 import {
   AppError,
   createHttpApp,
@@ -16,9 +16,8 @@ import {
 import { bulkGenerationView, type BulkCreation } from './bulk-creation';
 import type { CreationFlow } from './creation';
 import type { GenerationRepository } from './data/generation-repository';
-import type { GenerationDocument, StylePresetDocument } from './data/models';
+import type { GenerationDocument, StylePresetDocument } from './data/schemas';
 import type { PresetRepository } from './data/preset-repository';
-import { categories } from './domain/categories';
 import {
   generationView,
   isWithdrawn,
@@ -28,7 +27,7 @@ import {
   servedKey,
   statusView,
 } from './domain/generation';
-import { styleRecipeSchema } from './domain/styles';
+import { styleRecipeSchema } from '@productgen/studio-engine';
 
 /** The SPEC's wording for a download link built without an image index. */
 export const IMAGE_INDEX_REQUIRED_MESSAGE = 'imageIndex is required for image type download';
@@ -83,7 +82,7 @@ export function createGenerationApp(deps: GenerationAppDeps): Express {
 
   // ---- categories and analysis
 
-  serveRoute(app, routes.listCategories, () => [...categories]);
+  serveRoute(app, routes.listCategories, () => [...productCategories]);
 
   serveRoute(app, routes.analyzeImage, async (input, req) => {
     const userId = requireUser(req);

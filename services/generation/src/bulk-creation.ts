@@ -1,23 +1,21 @@
-import type {
-  BulkGeneration,
-  CategoryId,
-  CheckReason,
-  CreateBulkGenerationRequest,
-  CreateBulkGenerationResponse,
-  GiveBackReason,
+import {
+  isCategoryId,
+  OTHER_CATEGORY_ID,
+  type BulkGeneration,
+  type CategoryId,
+  type CheckReason,
+  type CreateBulkGenerationRequest,
+  type CreateBulkGenerationResponse,
+  type GiveBackReason,
 } from '@productgen/contracts';
 import { AppError, type Logger, type ObjectStore } from '@productgen/service-kit';
 import type { BillingClient } from './clients/billing';
 import { NO_CUTOUT_MESSAGE, type CreationFlow } from './creation';
 import type { GenerationRepository } from './data/generation-repository';
-import type { CutoutDocument, GenerationDocument } from './data/models';
-import { checkReasons } from './domain/analysis';
-import { isCategoryId, OTHER_CATEGORY } from './domain/categories';
+import type { CutoutDocument, GenerationDocument } from './data/schemas';
 import { generationView, objectKeys } from './domain/generation';
-import { planVariations } from './domain/styles';
-import { normalizeUpload, type UploadLimits } from './imaging/upload';
-import type { ModelRuntime } from './models/runtime';
-import { classifyProduct } from './pipeline/classify';
+import { checkReasons, planVariations, type StudioEngine } from '@productgen/studio-engine';
+import { normalizeUpload, type UploadLimits } from './domain/upload';
 
 export interface ReleaseHeldRequest {
   userId: string;
@@ -52,7 +50,7 @@ export interface BulkCreationDeps {
   creation: CreationFlow;
   objectStore: ObjectStore;
   billing: BillingClient;
-  runtime: ModelRuntime;
+  engine: StudioEngine;
   uploadLimits: UploadLimits;
   logger: Logger;
   now: () => Date;
@@ -119,8 +117,8 @@ export class BulkCreation {
         error: error.message,
       };
     }
-    const guess = await classifyProduct(this.deps.runtime, image.buffer);
-    const category = isCategoryId(guess.category) ? guess.category : OTHER_CATEGORY;
+    const guess = await this.deps.engine.analysePhoto(image.buffer);
+    const category = isCategoryId(guess.category) ? guess.category : OTHER_CATEGORY_ID;
 
     // With presets, only those made for this product's category apply (SPEC §5); none fitting skips the product.
     const plan = await this.plan(request.userId, request.presets, category, request.count);
@@ -180,7 +178,7 @@ export class BulkCreation {
     const { generations, creation } = this.deps;
     const held = await this.heldGeneration(uuid, request.userId);
     const category =
-      request.category ?? (held.category && isCategoryId(held.category) ? held.category : OTHER_CATEGORY);
+      request.category ?? (held.category && isCategoryId(held.category) ? held.category : OTHER_CATEGORY_ID);
     let cutout: CutoutDocument | undefined;
     if (request.mask !== undefined) {
       if (!held.cutout) throw AppError.notFound(NO_CUTOUT_MESSAGE);

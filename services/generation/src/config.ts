@@ -8,7 +8,7 @@ import {
   s3Config,
   telemetryConfig,
 } from '@productgen/service-kit';
-import { int8KernelKinds } from './models/int8-kernels';
+import { int8KernelKinds } from '@productgen/studio-engine';
 
 /** Steps a fault test may stop a creation at (GENERATION_CRASH_AT; see service-kit's crash-point). */
 export const crashSteps = ['after-reserve', 'before-queue', 'mid-render', 'before-give-back'] as const;

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { MessageBus } from '@productgen/bus';
 import {
+  isCategoryId,
   limits,
+  OTHER_CATEGORY_ID,
   parseMessage,
   topics,
   type AnalysisCorrection,
@@ -17,17 +19,19 @@ import type { AuthClient } from './clients/auth';
 import type { BillingClient } from './clients/billing';
 import type { CrashStep } from './config';
 import type { CreationPlan, GenerationRepository } from './data/generation-repository';
-import type { CutoutDocument, GenerationDocument } from './data/models';
+import type { CutoutDocument, GenerationDocument } from './data/schemas';
 import type { PresetRepository } from './data/preset-repository';
-import { isCategoryId, OTHER_CATEGORY } from './domain/categories';
 import { cutoutView, objectKeys } from './domain/generation';
 import { NOTHING_CHARGED_MESSAGE } from './domain/sweep';
-import { planVariations, styleRecipeSchema } from './domain/styles';
-import { normalizeUpload, type UploadLimits } from './imaging/upload';
-import { encodeMattePng, grayscalePng } from './imaging/matte-png';
-import type { ModelRuntime } from './models/runtime';
-import { classifyProduct } from './pipeline/classify';
-import type { ProductMatte } from './pipeline/product';
+import {
+  encodeMattePng,
+  grayscalePng,
+  planVariations,
+  styleRecipeSchema,
+  type ProductMatte,
+  type StudioEngine,
+} from '@productgen/studio-engine';
+import { normalizeUpload, type UploadLimits } from './domain/upload';
 
 export interface CreationDeps {
   generations: GenerationRepository;
@@ -36,7 +40,7 @@ export interface CreationDeps {
   bus: MessageBus;
   billing: BillingClient;
   auth: AuthClient;
-  runtime: ModelRuntime;
+  engine: StudioEngine;
   uploadLimits: UploadLimits;
   logger: Logger;
   now: () => Date;
@@ -123,7 +127,7 @@ export class CreationFlow {
    */
   async analyze(userId: string, bytes: Buffer): Promise<AnalysisResult> {
     const image = await normalizeUpload(bytes, this.deps.uploadLimits);
-    const guess = await classifyProduct(this.deps.runtime, image.buffer);
+    const guess = await this.deps.engine.analysePhoto(image.buffer);
     const uuid = randomUUID();
     const originalKey = objectKeys.original(uuid, image.extension);
     await this.deps.objectStore.putObject(originalKey, image.buffer, { contentType: image.contentType });
@@ -222,7 +226,7 @@ export class CreationFlow {
     await this.editableGeneration(uuid, userId);
     const updated = await this.deps.generations.correctAnalysed(uuid, userId, correction);
     if (!updated) throw await this.notEditable(uuid, userId);
-    return { category: updated.category ?? OTHER_CATEGORY, object: updated.object ?? '', generation_uuid: uuid };
+    return { category: updated.category ?? OTHER_CATEGORY_ID, object: updated.object ?? '', generation_uuid: uuid };
   }
 
   private async ownedGeneration(uuid: string, userId: string): Promise<GenerationDocument> {
@@ -260,7 +264,7 @@ export class CreationFlow {
     const presets = await this.resolvePresets(request.userId, request.presets ?? []);
     const count = presets.length > 0 ? presets.length : request.numGenerates;
     const brandColors = await this.brandColors(request.userId);
-    const category = source.category && isCategoryId(source.category) ? source.category : OTHER_CATEGORY;
+    const category = source.category && isCategoryId(source.category) ? source.category : OTHER_CATEGORY_ID;
     const planFor = (generationUuid: string): CreationPlan => ({
       variations: planVariations({ generationUuid, category, count, brandColors, presets }).map((variation) => ({
         index: variation.index,

@@ -1,7 +1,6 @@
 import { createObjectStore, type ServiceProcessContext } from '@productgen/service-kit';
 import type { z } from 'zod';
 import type { distributedGenerationConfigSchema } from './config';
-import { closeStudioThreads } from './threads/studio-threads';
 import { createGenerationService, type GenerationService } from './service';
 
 export type DistributedConfig = z.output<typeof distributedGenerationConfigSchema>;
@@ -11,7 +10,6 @@ export async function startDistributedGeneration(
   { config, logger, lifecycle, mongo, bus }: ServiceProcessContext<DistributedConfig>,
   name: string,
 ): Promise<GenerationService> {
-  lifecycle.onShutdown('studio threads', () => closeStudioThreads());
   const service = await createGenerationService({
     config,
     logger,

@@ -1,6 +1,6 @@
 import { runServiceProcess } from '@productgen/service-kit';
 import { distributedGenerationConfigSchema } from './config';
-import { startDistributedGeneration } from './runtime';
+import { startDistributedGeneration } from './distributed';
 
 /**
  * Distributed mode: the generation API as its own process. It renders too unless GENERATION_WORKER=off, in which

@@ -19,13 +19,12 @@ import { createBillingClient, type BillingClient } from './clients/billing';
 import type { GenerationConfig } from './config';
 import { CreationFlow } from './creation';
 import { GenerationRepository } from './data/generation-repository';
-import { createModels } from './data/models';
+import { createModels } from './data/schemas';
 import { PresetRepository } from './data/preset-repository';
 import { analysisQuotaMessage, cutoutSaveQuotaMessage } from './domain/quota-messages';
 import { RenderWorker } from './messaging/render-worker';
 import { subscribeToRefunds } from './messaging/refund-consumer';
-import { describeInt8Kernels, loadConfiguredRuntime } from './models/runtime';
-import { StudioRenderer } from './pipeline/studio';
+import { createStudioEngine } from '@productgen/studio-engine';
 import { Settlement } from './settlement';
 import { Sweeper } from './sweeper';
 
@@ -51,7 +50,10 @@ export interface GenerationService {
   app: Express;
   /** Starts the in-process render worker when GENERATION_WORKER=in-process. */
   start(): Promise<void>;
-  /** Stops the worker, letting the job in hand finish; leaves the connection, bus and store to their owner. */
+  /**
+   * Stops the worker, letting the job in hand finish, then the studio engine's threads; leaves the connection, bus
+   * and store to their owner.
+   */
   stop(): Promise<void>;
   /** The worker's job handler, for worker.ts and tests. */
   worker: RenderWorker;
@@ -81,11 +83,18 @@ export async function createGenerationService(deps: GenerationServiceDeps): Prom
     : createBillingClient({ baseUrl: deps.billing.baseUrl, timeoutMs, identity });
   const auth = isClient(deps.auth) ? deps.auth : createAuthClient({ baseUrl: deps.auth.baseUrl, timeoutMs, identity });
 
-  const runtime = await loadConfiguredRuntime(config);
-  const { int8Kernels } = runtime;
+  const engine = await createStudioEngine({
+    models: config,
+    render: {
+      outputSize: config.OUTPUT_SIZE,
+      previewSize: config.PREVIEW_SIZE,
+      watermarkText: deps.watermarkText ?? 'ProductGen',
+    },
+  });
+  const { int8Kernels } = engine;
   logger.info(
     { int8Kernels: int8Kernels.kernels, reason: int8Kernels.reason, cpu: describeCpu() },
-    `models: ${describeInt8Kernels(runtime)}`,
+    `models: ${engine.describeModels()}`,
   );
   recordInfo('generation_model_int8_kernels', 'Integer kernels the quantized models run on, and why', {
     kernels: int8Kernels.kernels,
@@ -104,7 +113,7 @@ export async function createGenerationService(deps: GenerationServiceDeps): Prom
     bus,
     billing,
     auth,
-    runtime,
+    engine,
     uploadLimits: { maxBytes: config.MAX_UPLOAD_BYTES, maxPixels: config.MAX_INPUT_PIXELS },
     logger,
     now,
@@ -125,17 +134,12 @@ export async function createGenerationService(deps: GenerationServiceDeps): Prom
     crashPoint,
     giveBackRetryMs: config.SWEEP_LEASE_MS,
   });
-  const studio = new StudioRenderer(runtime, {
-    outputSize: config.OUTPUT_SIZE,
-    previewSize: config.PREVIEW_SIZE,
-    watermarkText: deps.watermarkText ?? 'ProductGen',
-  });
   const worker = new RenderWorker({
     generations,
     objectStore,
     settlement,
     bus,
-    studio,
+    studio: engine.renderer,
     logger: logger.child({ component: 'render-worker' }),
     now,
     maxDeliveries: config.WORKER_MAX_DELIVERIES,
@@ -161,7 +165,7 @@ export async function createGenerationService(deps: GenerationServiceDeps): Prom
     creation,
     objectStore,
     billing,
-    runtime,
+    engine,
     uploadLimits: { maxBytes: config.MAX_UPLOAD_BYTES, maxPixels: config.MAX_INPUT_PIXELS },
     logger: logger.child({ component: 'bulk-creation' }),
     now,
@@ -236,6 +240,7 @@ export async function createGenerationService(deps: GenerationServiceDeps): Prom
       const closing = subscription;
       subscription = undefined;
       await closing?.close();
+      await engine.close();
     },
   };
 }

@@ -4,7 +4,7 @@ import type { Logger, CrashPoint } from '@productgen/service-kit';
 import type { BillingClient } from './clients/billing';
 import type { CrashStep } from './config';
 import type { GenerationRepository } from './data/generation-repository';
-import type { GenerationDocument } from './data/models';
+import type { GenerationDocument } from './data/schemas';
 import { isSettled, NOTHING_CHARGED_MESSAGE, openImages, outcomeOf, owedGiveBacks } from './domain/sweep';
 
 export interface SettlementDeps {

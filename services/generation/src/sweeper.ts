@@ -4,7 +4,7 @@ import type { Logger, ObjectStore } from '@productgen/service-kit';
 import type { BillingClient } from './clients/billing';
 import type { CreationFlow } from './creation';
 import type { GenerationRepository } from './data/generation-repository';
-import type { GenerationDocument } from './data/models';
+import type { GenerationDocument } from './data/schemas';
 import { decideReserving, decideStuck, GIVEN_UP_MESSAGE, type ReservingStep, type StuckStep } from './domain/sweep';
 import { objectKeys } from './domain/generation';
 import { generationQueues } from './messaging/render-worker';

@@ -1,6 +1,6 @@
 import { runServiceProcess } from '@productgen/service-kit';
 import { workerConfigSchema } from './config';
-import { startDistributedGeneration } from './runtime';
+import { startDistributedGeneration } from './distributed';
 
 /**
  * Distributed mode: a render worker. Run as many as wanted; they compete for the generation.render queue and

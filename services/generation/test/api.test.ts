@@ -11,8 +11,7 @@ import {
 } from '@productgen/contracts';
 import { hostCpu } from '@productgen/host-cpu';
 import { metricsRegistry } from '@productgen/service-kit';
-import { chooseInt8Kernels } from '../src/models/int8-kernels';
-import { closeStudioThreads } from '../src/threads/studio-threads';
+import { chooseInt8Kernels, closeStudioThreads } from '@productgen/studio-engine/internals';
 import { as, binary, newUserId, PHOTOS_DIR, Stack, waitForGeneration } from './helpers';
 
 /** A PNG whose header claims 30000×30000 pixels: refused from the header, never decoded. */

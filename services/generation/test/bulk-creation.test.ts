@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import request from 'supertest';
-import { planVariations } from '../src/domain/styles';
-import { closeStudioThreads } from '../src/threads/studio-threads';
+import { planVariations, closeStudioThreads } from '@productgen/studio-engine';
 import { newUserId, PHOTOS_DIR, Stack } from './helpers';
 
 // Generation's side of a batch (bulk's internal calls): a product whose category no chosen preset has is skipped and

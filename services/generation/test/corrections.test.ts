@@ -9,12 +9,15 @@ import {
   MASK_UNREADABLE_MESSAGE,
   UNKNOWN_CATEGORY_MESSAGE,
 } from '../src/creation';
-import type { GenerationDocument } from '../src/data/models';
-import { familyOf } from '../src/domain/styles';
-import { ensureModels } from '../src/models/model-store';
-import { loadModelRuntime } from '../src/models/runtime';
-import { StudioRenderer, type StageTimes } from '../src/pipeline/studio';
-import { closeStudioThreads } from '../src/threads/studio-threads';
+import type { GenerationDocument } from '../src/data/schemas';
+import {
+  familyOf,
+  ensureModels,
+  loadModelRuntime,
+  StudioRenderer,
+  type StageTimes,
+  closeStudioThreads,
+} from '@productgen/studio-engine/internals';
 import { as, binary, newUserId, PHOTOS_DIR, SHARED_MODELS_DIR, Stack, waitForGeneration } from './helpers';
 
 // The seller's corrections before Create (issue 14): the cut-out mask stored at analysis, read and replaced through

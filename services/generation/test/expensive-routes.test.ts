@@ -3,9 +3,9 @@ import path from 'node:path';
 import type { Cutout } from '@productgen/contracts';
 import { UsageQuota, usageWindowModel } from '@productgen/service-kit';
 import { ANALYSIS_EXPIRED_MESSAGE } from '../src/creation';
-import type { GenerationDocument } from '../src/data/models';
+import type { GenerationDocument } from '../src/data/schemas';
 import { analysisQuotaMessage, cutoutSaveQuotaMessage } from '../src/domain/quota-messages';
-import { closeStudioThreads } from '../src/threads/studio-threads';
+import { closeStudioThreads } from '@productgen/studio-engine';
 import { as, newUserId, PHOTOS_DIR, Stack } from './helpers';
 
 /**

@@ -4,8 +4,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { topics } from '@productgen/contracts';
 import { REFUNDED_IMAGE_MESSAGE } from '../src/domain/generation';
-import { watermarkOverlay } from '../src/imaging/finish';
-import { closeStudioThreads } from '../src/threads/studio-threads';
+import { watermarkOverlay, closeStudioThreads } from '@productgen/studio-engine/internals';
 import { as, binary, newUserId, PHOTOS_DIR, Stack, waitForGeneration } from './helpers';
 
 /**

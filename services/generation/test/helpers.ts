@@ -19,8 +19,10 @@ import {
   serveRoute,
   type ObjectStore,
 } from '@productgen/service-kit';
-import { closeStudioThreads, createGenerationService, generationConfigSchema, type GenerationService } from '../src';
-import { BillingFixture, listen } from '../src/bench/fixtures';
+import { closeStudioThreads } from '@productgen/studio-engine';
+import { BillingFixture } from '@productgen/test-kit/billing-fixture';
+import { LoopbackServers } from '@productgen/test-kit';
+import { createGenerationService, generationConfigSchema, type GenerationService } from '../src';
 
 export const silentLogger = createLogger({ service: 'generation-test', level: 'silent' });
 export const PHOTOS_DIR = path.resolve(__dirname, '../../../../shared/photos');
@@ -33,11 +35,12 @@ export const SHARED_MODELS_DIR = path.resolve(__dirname, '../../../../shared/mod
  */
 export class AuthFixture {
   readonly brandColors = new Map<string, string[]>();
-  private server: { url: string; close(): Promise<void> } | undefined;
+  private readonly servers = new LoopbackServers();
+  private origin: string | undefined;
 
   get url(): string {
-    if (!this.server) throw new Error('auth fixture not started');
-    return this.server.url;
+    if (!this.origin) throw new Error('auth fixture not started');
+    return this.origin;
   }
 
   async start(): Promise<void> {
@@ -58,11 +61,11 @@ export class AuthFixture {
       };
     });
     app.use(errorHandler());
-    this.server = await listen(app);
+    this.origin = await this.servers.listen(app);
   }
 
   async stop(): Promise<void> {
-    await this.server?.close();
+    await this.servers.close();
   }
 }
 

@@ -1,8 +1,7 @@
 import { TEST_SERVICE_AUTH_SECRET } from '@productgen/test-kit';
 import { readdirSync } from 'node:fs';
 import { generationConfigSchema } from '../src/config';
-import { ensureModels } from '../src/models/model-store';
-import { closeInferenceThread, openModel } from '../src/models/runtime';
+import { ensureModels, closeInferenceThread, openModel } from '@productgen/studio-engine/internals';
 import { SHARED_MODELS_DIR } from './helpers';
 
 /*

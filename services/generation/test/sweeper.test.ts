@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Model } from 'mongoose';
 import { topics } from '@productgen/contracts';
 import { emptyImage } from '../src/data/generation-repository';
-import type { GenerationDocument } from '../src/data/models';
+import type { GenerationDocument } from '../src/data/schemas';
 import { GIVEN_UP_MESSAGE, NOTHING_CHARGED_MESSAGE } from '../src/domain/sweep';
-import { planVariations } from '../src/domain/styles';
+import { planVariations } from '@productgen/studio-engine';
 import { newUserId, Stack } from './helpers';
 
 // The sweeper on the embedded MongoDB and the in-process bus, against the billing stand-in (the billing contract

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { OUT_OF_CREDITS_MESSAGE, RESERVATION_CONFLICT_MESSAGE, billingInternalRoutes } from '@productgen/contracts';
 import { AppError, createInternalApiClient, type InternalApiClient } from '@productgen/service-kit';
-import { BillingFixture } from '../../../services/generation/src/bench/fixtures';
+import { BillingFixture } from '@productgen/test-kit/billing-fixture';
 import { MongoFixture, newUserId, signedUpUser, startTestService, topUp } from '../../../services/billing/test/helpers';
 
 // One contract, two implementations: billing's internal routes as the real billing service answers them, and as the

@@ -2,14 +2,17 @@ import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { loadConfig } from '@productgen/service-kit';
-import { generationConfigSchema } from '../config';
-import { hash32 } from '../domain/random';
-import { looks, showcaseRecipes } from '../domain/styles';
-import { findRepoRoot } from '../models/model-store';
-import { loadConfiguredRuntime } from '../models/runtime';
-import { closeStudioThreads } from '../threads/studio-threads';
-import { classifyProduct } from '../pipeline/classify';
-import { StudioRenderer } from '../pipeline/studio';
+import { generationConfigSchema } from '@productgen/generation-service';
+import {
+  hash32,
+  looks,
+  showcaseRecipes,
+  findRepoRoot,
+  loadConfiguredRuntime,
+  closeStudioThreads,
+  classifyProduct,
+  StudioRenderer,
+} from '@productgen/studio-engine/internals';
 
 /*
  * npm run contact-sheet [-- out.png]: every test photo (rows) through every look of its category family

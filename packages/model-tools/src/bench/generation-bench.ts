@@ -8,16 +8,20 @@ import { startEmbeddedMongo } from '@productgen/embedded-mongo';
 import { startEmbeddedS3 } from '@productgen/embedded-s3';
 import { createLogger, createObjectStore, loadConfig } from '@productgen/service-kit';
 import type { GenerationStatusResponse } from '@productgen/contracts';
-import { generationConfigSchema } from '../config';
-import { categories, type CategoryId } from '../domain/categories';
-import { planVariations } from '../domain/styles';
-import { findRepoRoot } from '../models/model-store';
-import { closeStudioThreads } from '../threads/studio-threads';
-import { describeInt8Kernels, loadConfiguredRuntime } from '../models/runtime';
-import { classifyProduct } from '../pipeline/classify';
-import { StudioRenderer, type StageTimes } from '../pipeline/studio';
-import { createGenerationService } from '../service';
-import { BillingFixture } from './fixtures';
+import { createGenerationService, generationConfigSchema } from '@productgen/generation-service';
+import {
+  categories,
+  type CategoryId,
+  planVariations,
+  findRepoRoot,
+  closeStudioThreads,
+  describeInt8Kernels,
+  loadConfiguredRuntime,
+  classifyProduct,
+  StudioRenderer,
+  type StageTimes,
+} from '@productgen/studio-engine/internals';
+import { BillingFixture } from '@productgen/test-kit/billing-fixture';
 import { describeCpu } from '@productgen/host-cpu';
 
 /*

@@ -2,13 +2,16 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { loadConfig } from '@productgen/service-kit';
-import { generationConfigSchema } from '../config';
-import { isLowCutoutConfidence } from '../domain/analysis';
-import { decodeRgb } from '../imaging/decode';
-import { findRepoRoot } from '../models/model-store';
-import { describeInt8Kernels, loadConfiguredRuntime } from '../models/runtime';
-import { cutOutProduct } from '../pipeline/product';
-import { closeStudioThreads } from '../threads/studio-threads';
+import { generationConfigSchema } from '@productgen/generation-service';
+import {
+  isLowCutoutConfidence,
+  decodeRgb,
+  findRepoRoot,
+  describeInt8Kernels,
+  loadConfiguredRuntime,
+  cutOutProduct,
+  closeStudioThreads,
+} from '@productgen/studio-engine/internals';
 import { loadSegmentationSet, type SetCase } from './segmentation-set';
 import { cutoutCoverage, maskIoU } from './segmentation-score';
 import { describeCpu } from '@productgen/host-cpu';

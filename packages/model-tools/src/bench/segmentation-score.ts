@@ -1,4 +1,4 @@
-import type { ProductCutout } from '../pipeline/cutout';
+import type { ProductCutout } from '@productgen/studio-engine/internals';
 
 /** The cut-out's coverage over the whole photo as a mask (255 where its alpha is at least one half). */
 export function cutoutCoverage(cutout: ProductCutout, width: number, height: number): Uint8Array {

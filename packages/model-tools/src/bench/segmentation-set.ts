@@ -2,8 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { fillHoles, labelRegions, type BinaryMask } from '@productgen/image-algorithms';
-import { pick, seededRandom } from '../domain/random';
-import type { RgbImage } from '../imaging/decode';
+import { pick, seededRandom, type RgbImage } from '@productgen/studio-engine/internals';
 
 /*
  * The segmentation benchmark's labelled set, made without hand-labelling: products are cut out of the

@@ -1,12 +1,18 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import { loadConfig } from '@productgen/service-kit';
-import { generationConfigSchema } from '../config';
-import { keepPhotoStructure, sharpenWithAlpha } from '../imaging/finish';
-import { SCALE, upscale4x } from '../imaging/upscale';
-import { findRepoRoot } from '../models/model-store';
-import { describeInt8Kernels, loadConfiguredRuntime, type InferenceModel } from '../models/runtime';
-import { closeStudioThreads } from '../threads/studio-threads';
+import { generationConfigSchema } from '@productgen/generation-service';
+import {
+  keepPhotoStructure,
+  sharpenWithAlpha,
+  SCALE,
+  upscale4x,
+  findRepoRoot,
+  describeInt8Kernels,
+  loadConfiguredRuntime,
+  type InferenceModel,
+  closeStudioThreads,
+} from '@productgen/studio-engine/internals';
 import { describeCpu } from '@productgen/host-cpu';
 
 /*

@@ -3,9 +3,14 @@ import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
 import { testPhotos } from './calibrate-upscaler-cli';
-import { findRepoRoot, resolveFromRoot } from './model-store';
-import { float32Segmenter, segmenterActivations } from './segmentation-int8';
-import { imageNetInput, SEGMENTER_SIZE } from '../imaging/segment';
+import {
+  findRepoRoot,
+  resolveFromRoot,
+  float32Segmenter,
+  segmenterActivations,
+  imageNetInput,
+  SEGMENTER_SIZE,
+} from '@productgen/studio-engine/internals';
 import { ActivationRanges } from './calibration';
 
 /*

@@ -2,8 +2,13 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import sharp from 'sharp';
-import { findRepoRoot, resolveFromRoot } from './model-store';
-import { float32Upscaler, upscalerBends, upscalerConvOutputs } from './upscaler-int8';
+import {
+  findRepoRoot,
+  resolveFromRoot,
+  float32Upscaler,
+  upscalerBends,
+  upscalerConvOutputs,
+} from '@productgen/studio-engine/internals';
 import { ActivationRanges } from './calibration';
 
 /*

@@ -1,10 +1,10 @@
 import sharp from 'sharp';
-import { buildClassCategories, guessProduct, softmax, type ProductGuess } from '../domain/analysis';
-import type { CategoryId } from '../domain/categories';
-import { decodeRgb } from '../imaging/decode';
-import { imageNetInput } from '../imaging/segment';
-import type { ModelRuntime } from '../models/runtime';
-import { cutOutProduct, type ProductCutout, type ProductMatte } from './product';
+import { buildClassCategories, guessProduct, softmax, type ProductGuess } from './product-guess';
+import type { CategoryId } from './categories';
+import { decodeRgb } from '../kernels/decode';
+import { imageNetInput } from '../cutout/segment';
+import type { ModelRuntime } from '../models/model-sessions';
+import { cutOutProduct, type ProductCutout, type ProductMatte } from '../cutout/product';
 
 const SIZE = 224;
 /** Long side the photo is cut out at for naming: enough for a clean silhouette at the classifier's 224 px. */

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import type { FloatPlane } from '@productgen/image-algorithms';
-import { boundsAbove } from './raster';
+import { boundsAbove } from '../kernels/raster';
 
 /*
  * A stored matte is an 8-bit grayscale PNG at the analysis size (255 = product, 0 = background): the segmenter's

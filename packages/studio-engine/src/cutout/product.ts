@@ -1,10 +1,17 @@
-import type { RgbImage } from '../imaging/decode';
-import { asBuffer, pixelThread } from '../imaging/pixel-thread';
-import { segmentProduct } from '../imaging/segment';
-import type { InferenceModel } from '../models/runtime';
-import { closeUpRegion, grownCloseUp, type CutoutOptions, type ProductCutout, type ProductMatte } from './cutout';
+import type { RgbImage } from '../kernels/decode';
+import { asBuffer } from '../threads/shared-memory';
+import { pixelThread } from '../threads/pixel-thread';
+import { segmentProduct } from './segment';
+import type { InferenceModel } from '../models/model-sessions';
+import {
+  closeUpRegion,
+  grownCloseUp,
+  type CutoutOptions,
+  type ProductCutout,
+  type ProductMatte,
+} from '../kernels/cutout';
 
-export type { Box, ProductCutout, ProductMatte } from './cutout';
+export type { Box, ProductCutout, ProductMatte } from '../kernels/cutout';
 
 /** The product cut out of a photo, with the matte it was cut by (undefined when the segmenter found nothing). */
 export interface SegmentedProduct {

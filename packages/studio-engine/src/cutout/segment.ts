@@ -1,7 +1,7 @@
 import type { FloatPlane } from '@productgen/image-algorithms';
 import sharp from 'sharp';
-import type { InferenceModel } from '../models/runtime';
-import type { RgbImage } from './decode';
+import type { InferenceModel } from '../models/model-sessions';
+import type { RgbImage } from '../kernels/decode';
 
 export const SEGMENTER_SIZE = 320;
 const SIZE = SEGMENTER_SIZE;

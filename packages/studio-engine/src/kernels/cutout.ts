@@ -15,8 +15,8 @@ import {
   type BinaryMask,
   type FloatPlane,
 } from '@productgen/image-algorithms';
-import { decodeRgb, type RgbImage } from '../imaging/decode';
-import { decodeMattePng } from '../imaging/matte-png';
+import { decodeRgb, type RgbImage } from './decode';
+import { decodeMattePng } from '../cutout/matte-png';
 import {
   colourLikelihood,
   estimateForeground,
@@ -26,10 +26,10 @@ import {
   removeIslands,
   tightenMatte,
   type ColourModel,
-} from '../imaging/matte';
-import { asBuffer, sharedBuffer } from '../imaging/pixel-thread';
-import { boundsAbove } from '../imaging/raster';
-import type { Region } from '../imaging/segment';
+} from './matte';
+import { asBuffer, sharedBuffer } from '../threads/shared-memory';
+import { boundsAbove } from './raster';
+import type { Region } from '../cutout/segment';
 
 export interface Box {
   left: number;

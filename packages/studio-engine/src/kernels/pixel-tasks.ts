@@ -1,9 +1,9 @@
-import { cutoutFromStoredMatte, refineCutout } from '../pipeline/cutout';
-import { composeImage } from './compose';
-import { detailProduct } from './finish';
+import { cutoutFromStoredMatte, refineCutout } from './cutout';
+import { composeImage } from './compose-image';
+import { detailProduct } from './detail';
 import { paintScene } from './scene';
 import { sharpenRgba } from './sharpen';
-import { packTiles, unpackTile } from './upscale';
+import { packTiles, unpackTile } from './tiles';
 
 /**
  * What the pixel thread runs (pixel-worker.js): functions of plain data (some call libvips through sharp), nothing

@@ -1,5 +1,5 @@
-import { parseHex, type StyleRecipe } from '../domain/styles';
-import { asBuffer, pixelThread, sharedBuffer } from './pixel-thread';
+import { parseHex, type StyleRecipe } from '../styles';
+import { sharedBuffer } from '../threads/shared-memory';
 
 /** Where the product goes on a square canvas of `size` pixels (all in pixels). */
 export interface Layout {
@@ -299,16 +299,6 @@ function shapeFor(recipe: StyleRecipe, layout: Layout, us: Float64Array): SceneS
     default:
       throw new UnknownLookError(recipe.look);
   }
-}
-
-/**
- * The scene behind the product at the canvas size: a procedural backdrop per look, lit by a soft key light
- * from the recipe's angle with a gentle vignette, and fine grain so gradients never band. Marketplace white is
- * exactly #FFFFFF everywhere. The procedural looks are painted on the pixel thread.
- */
-export async function renderScene(recipe: StyleRecipe, layout: Layout): Promise<Buffer> {
-  if (recipe.look === 'marketplace-white') return Buffer.alloc(layout.size * layout.size * 3, 255);
-  return asBuffer(await pixelThread.run('paintScene', [recipe, layout]));
 }
 
 /**

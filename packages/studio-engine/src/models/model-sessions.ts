@@ -3,8 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { hostCpu } from '@productgen/host-cpu';
 import { RequestThread } from '../threads/request-thread';
-import { chooseInt8Kernels, forInt8Kernels, type Int8KernelChoice } from './int8-kernels';
-import type { GenerationConfig } from '../config';
+import { chooseInt8Kernels, forInt8Kernels, type Int8KernelChoice, type Int8Kernels } from './int8-kernels';
 import { ensureModels, type ModelFiles, type ModelName } from './model-store';
 
 /** One model: a float32 tensor in, its first output back. */
@@ -22,7 +21,10 @@ type Reply =
  * cores busy). Sessions are created there once per model file and reused for the life of the process.
  */
 class InferenceThread {
-  private readonly thread = new RequestThread<Reply>(path.join(__dirname, 'inference-worker.js'), 'inference thread');
+  private readonly thread = new RequestThread<Reply>(
+    path.join(__dirname, '..', 'threads', 'inference-thread-entry.js'),
+    'inference thread',
+  );
 
   /** Ends the thread (its sessions go with it); the next call starts a new one. */
   close(): Promise<void> {
@@ -150,13 +152,23 @@ export function loadModelRuntime(files: ModelFiles, options: RuntimeOptions = {}
   return runtime;
 }
 
+/** Where the models are and how they run: what a service's configuration says (the generation service's env). */
+export interface ModelSettings {
+  /** The model folder (`MODELS_DIR`); relative paths are taken from the repository root. */
+  MODELS_DIR: string;
+  /** Missing files are copied from here (`SHARED_MODELS_DIR`); unset: only downloads fill `MODELS_DIR`. */
+  SHARED_MODELS_DIR?: string;
+  /** Threads of each model run (`INFERENCE_THREADS`); unset: one per core. */
+  INFERENCE_THREADS?: number;
+  /** The integer kernels (`INT8_KERNELS`): auto chooses for this CPU. */
+  INT8_KERNELS?: 'auto' | Int8Kernels;
+}
+
 /**
- * The models as a generation config asks for them: its model folders (checked and filled at start), threads and int8
- * kernels. The service and every benchmark load them this way.
+ * The models as the settings ask for them: the model folders (checked and filled at start), threads and int8
+ * kernels. The engine and every benchmark load them this way.
  */
-export async function loadConfiguredRuntime(
-  config: Pick<GenerationConfig, 'MODELS_DIR' | 'SHARED_MODELS_DIR' | 'INFERENCE_THREADS' | 'INT8_KERNELS'>,
-): Promise<ModelRuntime> {
+export async function loadConfiguredRuntime(config: ModelSettings): Promise<ModelRuntime> {
   return loadModelRuntime(await ensureModels(config.MODELS_DIR, config.SHARED_MODELS_DIR), {
     threads: config.INFERENCE_THREADS,
     int8Kernels: chooseInt8Kernels(hostCpu(), config.INT8_KERNELS),

@@ -1,14 +1,16 @@
 import sharp from 'sharp';
-import { isLookId, MARKETPLACE_LOOK, type StyleRecipe } from '../domain/styles';
-import { placeProduct, renderBackdrop, type Backdrop, type ProductSource, type Rendered } from '../imaging/compose';
-import { decodeRgb, type RgbImage } from '../imaging/decode';
-import { watermarkOverlay } from '../imaging/finish';
-import { matteProductBox } from '../imaging/matte-png';
-import { asBuffer, pixelThread } from '../imaging/pixel-thread';
-import { computeLayout } from '../imaging/scene';
-import { SCALE, upscale4x } from '../imaging/upscale';
-import type { ModelRuntime } from '../models/runtime';
-import { cutOutProduct, cutOutWithMatte, type ProductCutout } from './product';
+import { isLookId, MARKETPLACE_LOOK, type StyleRecipe } from '../styles';
+import { placeProduct, renderBackdrop, type Backdrop, type ProductSource, type Rendered } from './compose';
+import { decodeRgb, type RgbImage } from '../kernels/decode';
+import { watermarkOverlay } from './finish';
+import { matteProductBox } from '../cutout/matte-png';
+import { asBuffer } from '../threads/shared-memory';
+import { pixelThread } from '../threads/pixel-thread';
+import { computeLayout } from '../kernels/scene';
+import { SCALE } from '../kernels/tiles';
+import { upscale4x } from './upscale';
+import type { ModelRuntime } from '../models/model-sessions';
+import { cutOutProduct, cutOutWithMatte, type ProductCutout } from '../cutout/product';
 
 export interface StudioOptions {
   /** Long side of the finished images (≥ 2048). */

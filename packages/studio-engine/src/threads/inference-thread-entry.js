@@ -1,7 +1,7 @@
 'use strict';
 // Runs onnxruntime-node in a worker thread: sessions are created once (per model) and inference never blocks the
 // service's event loop, so HTTP answers and image composition go on while a model runs.
-// Plain JavaScript so the same file runs from src (tests) and dist (built service).
+// Plain JavaScript so the same file runs from src (tests) and dist (the built package).
 const { parentPort } = require('node:worker_threads');
 const ort = require('onnxruntime-node');
 

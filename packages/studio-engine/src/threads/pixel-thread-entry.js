@@ -1,11 +1,13 @@
 'use strict';
-// The pixel thread (see pixel-thread.ts): runs the studio's per-pixel JavaScript off the main thread.
-// Plain JavaScript so the same file runs from src (tests) and dist (built service).
+// The pixel thread's entry (see pixel-thread.ts): runs the kernels (../kernels/pixel-tasks) off the main thread.
+// Plain JavaScript so the same file runs from src (tests) and dist (the built package).
 const { existsSync, readFileSync } = require('node:fs');
 const path = require('node:path');
 const { parentPort } = require('node:worker_threads');
 
-if (existsSync(path.join(__dirname, 'pixel-tasks.ts'))) {
+const tasksModule = path.join(__dirname, '..', 'kernels', 'pixel-tasks');
+
+if (existsSync(`${tasksModule}.ts`)) {
   // Started from the sources (the tests): TypeScript is compiled on load with swc, as jest does on the main thread.
   const swc = require('@swc/core');
   require.extensions['.ts'] = (module, filename) => {
@@ -17,7 +19,7 @@ if (existsSync(path.join(__dirname, 'pixel-tasks.ts'))) {
     module._compile(code, filename);
   };
 }
-const { pixelTasks } = require('./pixel-tasks');
+const { pixelTasks } = require(tasksModule);
 
 parentPort.on('message', async ({ id, task, args }) => {
   try {

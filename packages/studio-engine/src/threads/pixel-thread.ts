@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { RequestThread } from '../threads/request-thread';
-import type { PixelTasks } from './pixel-tasks';
+import type { PixelTasks } from '../kernels/pixel-tasks';
+import { RequestThread } from './request-thread';
 
 type TaskName = keyof PixelTasks;
 type Reply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: string; stack?: string };
@@ -12,7 +12,7 @@ type Reply = { id: number; ok: true; result: unknown } | { id: number; ok: false
  * stay off the main V8 heap. Everything else in a render is libvips (libuv's threads) or the inference thread.
  */
 class PixelThread {
-  private readonly thread = new RequestThread<Reply>(path.join(__dirname, 'pixel-worker.js'), 'pixel thread');
+  private readonly thread = new RequestThread<Reply>(path.join(__dirname, 'pixel-thread-entry.js'), 'pixel thread');
 
   close(): Promise<void> {
     return this.thread.close();
@@ -39,14 +39,4 @@ export const pixelThread = new PixelThread();
 /** For process shutdown and test teardown; the next task starts a new thread. */
 export function closePixelThread(): Promise<void> {
   return pixelThread.close();
-}
-
-/** Bytes that crossed a thread arrive as a plain Uint8Array: the same memory as a Buffer. */
-export function asBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
-
-/** Zeroed bytes in shared memory: they cross to and from the pixel thread without a copy, and stay usable on both sides. */
-export function sharedBuffer(length: number): Buffer {
-  return Buffer.from(new SharedArrayBuffer(length));
 }

@@ -1,5 +1,5 @@
-import { closePixelThread } from '../imaging/pixel-thread';
-import { closeInferenceThread } from '../models/runtime';
+import { closePixelThread } from './pixel-thread';
+import { closeInferenceThread } from '../models/model-sessions';
 
 /**
  * Ends the studio's worker threads (inference and pixels): process shutdown, test teardown and one-shot scripts

@@ -1,7 +1,7 @@
 import type { CategoryId } from '@productgen/contracts';
 import { isDuplicateKeyError } from '@productgen/service-kit';
 import type { Model } from 'mongoose';
-import type { CutoutDocument, GenerationDocument, GenerationStage, ImageDocument, VariationDocument } from './models';
+import type { CutoutDocument, GenerationDocument, GenerationStage, ImageDocument, VariationDocument } from './schemas';
 
 export interface NewAnalyzedGeneration {
   uuid: string;

@@ -1,7 +1,7 @@
 import type { CategoryId } from '@productgen/contracts';
 import type { Model } from 'mongoose';
-import type { StyleRecipe } from '../domain/styles';
-import type { StylePresetDocument } from './models';
+import type { StyleRecipe } from '@productgen/studio-engine';
+import type { StylePresetDocument } from './schemas';
 
 /** Preset ids are ObjectId hex; anything else cannot name one. */
 const isPresetId = (id: string) => /^[0-9a-f]{24}$/i.test(id);

@@ -1,6 +1,6 @@
 import type { CategoryId } from '@productgen/contracts';
 import { Schema, type Connection, type Model, type Types } from 'mongoose';
-import type { StyleRecipe } from '../domain/styles';
+import type { StyleRecipe } from '@productgen/studio-engine';
 
 /**
  * Internal life of a generation; the public status maps analyzed/held/reserving/pending to "pending". The transitions

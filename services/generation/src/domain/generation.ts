@@ -6,8 +6,8 @@ import type {
   GenerationStatusValue,
   RecordItem,
 } from '@productgen/contracts';
-import type { CutoutDocument, GenerationDocument, GenerationStage, ImageDocument } from '../data/models';
-import { isLowCutoutConfidence } from './analysis';
+import type { CutoutDocument, GenerationDocument, GenerationStage, ImageDocument } from '../data/schemas';
+import { isLowCutoutConfidence } from '@productgen/studio-engine';
 
 /** The public status: everything before the worker picks the job up reads as pending. */
 export function publicStatus(stage: GenerationStage): GenerationStatusValue {

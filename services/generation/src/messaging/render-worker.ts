@@ -4,12 +4,16 @@ import { parseMessage, topics } from '@productgen/contracts';
 import type { Logger, ObjectStore, CrashPoint } from '@productgen/service-kit';
 import type { CrashStep } from '../config';
 import type { GenerationRepository } from '../data/generation-repository';
-import type { GenerationDocument } from '../data/models';
+import type { GenerationDocument } from '../data/schemas';
 import { objectKeys } from '../domain/generation';
 import { GIVEN_UP_MESSAGE } from '../domain/sweep';
-import { styleRecipeSchema } from '../domain/styles';
-import type { Backdrop, ProductSource } from '../imaging/compose';
-import type { StageTimes, StudioRenderer } from '../pipeline/studio';
+import {
+  styleRecipeSchema,
+  type Backdrop,
+  type ProductSource,
+  type StageTimes,
+  type StudioRenderer,
+} from '@productgen/studio-engine';
 import type { Settlement } from '../settlement';
 
 export const generationQueues = { render: 'generation.render' } as const;
