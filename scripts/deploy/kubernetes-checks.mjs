@@ -366,7 +366,7 @@ export function spreadRules(objects) {
 // ── models ─────────────────────────────────────────────────────────────────────────────────────────────────────
 
 /** The downloader of `npm run models:fetch`: it fetches from the manifest's third-party URLs. */
-export const MODEL_DOWNLOADER = /models\/fetch-cli\.js$/;
+export const MODEL_DOWNLOADER = /(^|\/)fetch-cli\.js$/;
 /** The models image of this manifest, by its tag or pinned by digest. */
 export const isModelsImage = (image) =>
   new RegExp(`/models(:${modelsImageTag()}|@sha256:[0-9a-f]{64})$`).test(image ?? '');

@@ -376,7 +376,7 @@ describe('Kubernetes: models', () => {
     const objects = renderOverlay('prod');
     const init = podOf(objects, 'Deployment', 'generation-worker').initContainers![0]!;
     init.image = firstContainer(objects, 'Deployment', 'generation-worker').image;
-    init.command = ['node', 'services/generation/dist/models/fetch-cli.js'];
+    init.command = ['node', 'packages/model-tools/dist/fetch-cli.js'];
     const { status, problems } = validateObjects('models-download.yaml', objects);
     expect(problems).toEqual([
       'Deployment/generation-worker container models-init: downloads the models when the pod starts',
@@ -560,7 +560,7 @@ describe('docker compose', () => {
 
   test('a container that downloads the models at start is reported', () => {
     const document = compose();
-    document.services['models-init'].command = ['node', 'services/generation/dist/models/fetch-cli.js'];
+    document.services['models-init'].command = ['node', 'packages/model-tools/dist/fetch-cli.js'];
     const { status, problems } = validate('compose', writeScratch('models-download.yml', composeYaml(document)));
     expect(problems).toEqual(['/services/models-init: downloads the models when it starts']);
     expect(status).toBe(1);

@@ -14,11 +14,11 @@ import {
 import { ActivationRanges } from './calibration';
 
 /*
- * Re-measures SEGMENTATION_ACTIVATION_RANGES and rewrites segmentation-ranges.ts. A maintainer's tool (it needs the
+ * Re-measures SEGMENTATION_ACTIVATION_RANGES and rewrites the engine's segmentation-ranges.ts. A maintainer's tool (it needs the
  * photo set):
- *   npm run build -w @productgen/generation-service && node services/generation/dist/models/calibrate-segmentation-cli.js
+ *   npm run build -w @productgen/studio-engine -w @productgen/model-tools && node packages/model-tools/dist/calibration/calibrate-segmentation-cli.js
  * Calibration photos: every second test photo (sorted by path), whole, as the cut-out's first look sees them; the
- * others are for the quality check (test/segmentation-int8.test.ts).
+ * others are for the quality check (packages/studio-engine/test/segmentation-int8.test.ts).
  */
 
 export const SEGMENTER_SOURCE = 'u2netp-fp16.onnx';
@@ -51,7 +51,7 @@ async function main(): Promise<void> {
     for (const name of names) ranges.widen(name, outputs[name]!.data as Float32Array);
   }
   const lines = ranges.tableLines();
-  const file = path.join(repoRoot, 'services/generation/src/models/segmentation-ranges.ts');
+  const file = path.join(repoRoot, 'packages/studio-engine/src/models/segmentation-ranges.ts');
   await writeFile(
     file,
     `/**\n * Range [min, max] of every activation the quantized segmenter puts on a uint8 grid (segmentation-int8.ts), as\n` +

@@ -12,12 +12,12 @@ import {
 import { ActivationRanges } from './calibration';
 
 /*
- * Re-measures UPSCALER_ACTIVATION_RANGES and UPSCALER_BEND_RANGES (upscaler-int8.ts) and prints the tables to paste
+ * Re-measures UPSCALER_ACTIVATION_RANGES and UPSCALER_BEND_RANGES (the engine's upscaler-int8.ts) and prints the tables to paste
  * there. Needs the photo
  * set, so it is a maintainer's tool, not part of fetching the models:
- *   npm run build -w @productgen/generation-service && node services/generation/dist/models/calibrate-upscaler-cli.js
+ *   npm run build -w @productgen/studio-engine -w @productgen/model-tools && node packages/model-tools/dist/calibration/calibrate-upscaler-cli.js
  * Calibration photos: every second test photo (sorted by path); the others are for the quality check
- * (test/upscaler-int8.test.ts). One 64² crop each at a fixed pseudo-random place.
+ * (packages/studio-engine/test/upscaler-int8.test.ts). One 64² crop each at a fixed pseudo-random place.
  */
 
 const CROP = 64;

@@ -6,7 +6,7 @@ import { sharpenRgba } from './sharpen';
 import { packTiles, unpackTile } from './tiles';
 
 /**
- * What the pixel thread runs (pixel-worker.js): functions of plain data (some call libvips through sharp), nothing
+ * What the pixel thread runs (threads/pixel-thread-entry.js): functions of plain data (some call libvips through sharp), nothing
  * that needs the main thread.
  */
 export const pixelTasks = {
