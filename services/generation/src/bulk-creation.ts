@@ -241,7 +241,7 @@ export class BulkCreation {
             );
     }
     const category =
-      request.category ?? (source.category && isCategoryId(source.category) ? source.category : OTHER_CATEGORY);
+      request.category ?? (source.category && isCategoryId(source.category) ? source.category : OTHER_CATEGORY_ID);
     const plan = await this.plan(request.userId, request.presets, category, request.count);
     if (plan.skipped) {
       if (cutout) await objectStore.remove(cutout.key);
