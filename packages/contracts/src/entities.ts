@@ -372,6 +372,8 @@ export const bulkJobProductSchema = z.object({
   object: z.string().nullable(),
   /** Its next redo costs nothing (the first one, or any of a product the machine flagged). */
   redo_free: z.boolean(),
+  /** Credits its next redo uses (0 when free; otherwise the batch's images per product). */
+  redo_credits: z.number().int().nonnegative(),
 });
 export type BulkJobProduct = z.infer<typeof bulkJobProductSchema>;
 
