@@ -14,6 +14,7 @@ import type { BillingClient } from './clients/billing';
 import type { GenerationClient } from './clients/generation';
 import type { JobRepository } from './data/job-repository';
 import type { CheckOutcome, JobDocument, ProductDocument } from './data/models';
+import { isRedoFree } from './domain/job';
 import type { ProgressTracker } from './progress';
 
 export const JOB_NOT_FOUND_MESSAGE = 'Job not found.';
@@ -121,7 +122,7 @@ export class BatchReview {
     if (product.state !== 'handed' || !finished) throw AppError.conflict(NOT_FINISHED_MESSAGE);
 
     const redos = product.redos ?? 0;
-    const free = redos === 0 || Boolean(product.check);
+    const free = isRedoFree(product);
     const count = job.images_per_product;
     const newUuid = randomUUID();
     let watermark = job.watermark;

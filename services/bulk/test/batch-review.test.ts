@@ -343,9 +343,11 @@ describe('batch review API', () => {
     const after = await jobView(uuid);
     expect(after.body.status).toBe('completed');
     // What the job page offers: the sure product's next redo costs, the flagged one's stays free.
-    expect(after.body.products?.map((product) => [product.index, product.filename, product.redo_free])).toEqual([
-      [0, 'sure-redo.jpg', false],
-      [1, 'unsure-redo.jpg', true],
+    expect(
+      after.body.products?.map((product) => [product.index, product.filename, product.redo_free, product.redo_credits]),
+    ).toEqual([
+      [0, 'sure-redo.jpg', false, 1],
+      [1, 'unsure-redo.jpg', true, 0],
     ]);
     const listed = after.body.generations.map((generation) => generation.generation_uuid);
     expect(listed).toContain(paid.body.generation_uuid);

@@ -117,18 +117,27 @@ export function summaryView(job: JobDocument): BulkJobSummary {
   };
 }
 
+/** The first redo of a product, and any redo of a product the machine flagged for check, costs nothing. */
+export function isRedoFree(product: Pick<ProductDocument, 'redos' | 'check'>): boolean {
+  return (product.redos ?? 0) === 0 || Boolean(product.check);
+}
+
 export function jobView(job: JobDocument, generations: readonly JobGeneration[]): BulkJob {
   const objects = new Map(generations.map((generation) => [generation.generation_uuid, generation.object ?? null]));
   return {
     ...summaryView(job),
     generations: orderedGenerations(job, generations),
-    products: job.products.map((product) => ({
-      index: product.index,
-      generation_uuid: product.generation_uuid,
-      filename: product.name,
-      object: objects.get(product.generation_uuid) ?? product.check?.object ?? null,
-      redo_free: (product.redos ?? 0) === 0 || Boolean(product.check),
-    })),
+    products: job.products.map((product) => {
+      const free = isRedoFree(product);
+      return {
+        index: product.index,
+        generation_uuid: product.generation_uuid,
+        filename: product.name,
+        object: objects.get(product.generation_uuid) ?? product.check?.object ?? null,
+        redo_free: free,
+        redo_credits: free ? 0 : job.images_per_product,
+      };
+    }),
   };
 }
 
