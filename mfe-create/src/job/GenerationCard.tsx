@@ -1,8 +1,10 @@
 import { usePlatformClient, type Generation } from '@productgen/platform-client';
-import { FixesOverlay, Spinner } from '@productgen/ui-kit';
+import { Button, FixesOverlay, Spinner } from '@productgen/ui-kit';
 import { fixesRunning, loadableSrc } from '../shared/images';
 import { generationOutcome } from './jobStatus';
 import styles from './GenerationCard.module.css';
+
+export const REDO_LABEL = 'Fix and redo';
 
 export interface GenerationCardProps {
   generation: Generation;
@@ -10,10 +12,12 @@ export interface GenerationCardProps {
   productIndex: number;
   /** A created image was chosen: open the viewer at it. */
   onOpen: (imageIndex: number) => void;
+  /** Offered once the product is finished: correct it and have it made again. */
+  onRedo?: () => void;
 }
 
 /** One product of a batch: its original photo and the images created from it (or why there are none yet). */
-export function GenerationCard({ generation, productIndex, onOpen }: GenerationCardProps) {
+export function GenerationCard({ generation, productIndex, onOpen, onRedo }: GenerationCardProps) {
   const client = usePlatformClient();
   const product = generation.original_filename || `Product ${productIndex + 1}`;
   const outcome = generationOutcome(generation);
@@ -60,6 +64,11 @@ export function GenerationCard({ generation, productIndex, onOpen }: GenerationC
             <strong>Failed</strong>
             {outcome.error && <span>{outcome.error}</span>}
           </div>
+        )}
+        {onRedo && outcome.state !== 'processing' && (
+          <Button variant="secondary" size="sm" className={styles.redo} onClick={onRedo}>
+            {REDO_LABEL}
+          </Button>
         )}
         {outcome.state === 'processing' && (
           <div className={styles.processing} data-testid="generation-processing">

@@ -8,6 +8,7 @@ import { fixesRunning, loadableSrc } from '../shared/images';
 import { ErrorBox, SiteUrlTip, WatermarkNotice } from '../shared/messages';
 import { CHECK_TITLE, CheckScreen } from './CheckScreen';
 import { GenerationCard } from './GenerationCard';
+import { RedoPanel } from './RedoPanel';
 import {
   FETCH_FAILED_MESSAGE,
   LOADING_MESSAGE,
@@ -91,11 +92,13 @@ function JobView({
   job: BulkJob;
   pollFailed: boolean;
   showSiteTip: boolean;
-  /** A product was checked: the job is fetched again at once. */
+  /** A product was checked or redone: the job is fetched again at once. */
   onChecked: () => void;
 }) {
   const client = usePlatformClient();
   const [viewing, setViewing] = useState<number | null>(null);
+  /** The finished product being corrected for a redo (its generation uuid). */
+  const [redoing, setRedoing] = useState<string | null>(null);
   const images = useMemo(() => viewerImages(job, client), [job, client]);
   const finished = jobFinished(job);
   const done = job.generations_done;
@@ -177,15 +180,31 @@ function JobView({
       )}
       {(job.generations ?? []).length === 0 && !finished && <p className={styles.queued}>{QUEUED_MESSAGE}</p>}
       <ul className={styles.generations} aria-label="Products">
-        {(job.generations ?? []).map((generation, index) => (
-          <li key={generation.generation_uuid || generation.id}>
-            <GenerationCard
-              generation={generation}
-              productIndex={index}
-              onOpen={(imageIndex) => setViewing((offsets[index] ?? 0) + imageIndex)}
-            />
-          </li>
-        ))}
+        {(job.generations ?? []).map((generation, index) => {
+          const product = job.products?.find((candidate) => candidate.generation_uuid === generation.generation_uuid);
+          return (
+            <li key={generation.generation_uuid || generation.id}>
+              <GenerationCard
+                generation={generation}
+                productIndex={index}
+                onOpen={(imageIndex) => setViewing((offsets[index] ?? 0) + imageIndex)}
+                onRedo={product ? () => setRedoing(product.generation_uuid) : undefined}
+              />
+              {product && redoing === product.generation_uuid && (
+                <RedoPanel
+                  jobUuid={job.bulk_job_uuid}
+                  product={product}
+                  generation={generation}
+                  onCancel={() => setRedoing(null)}
+                  onDone={() => {
+                    setRedoing(null);
+                    onChecked();
+                  }}
+                />
+              )}
+            </li>
+          );
+        })}
       </ul>
       <ImageViewer images={images} index={viewing} onIndex={setViewing} onClose={() => setViewing(null)} />
     </div>
