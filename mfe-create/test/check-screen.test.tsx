@@ -1,4 +1,5 @@
 import { fireEvent, screen, within } from '@testing-library/react';
+import axe from 'axe-core';
 import type { BulkCheckProduct, BulkJob } from '@productgen/platform-client';
 import {
   CHECK_TITLE,
@@ -132,4 +133,15 @@ test("the API's refusal is shown in its words and the product stays to check", a
   );
   expect(within(section).getByText('cushion.jpg')).toBeInTheDocument();
   expect(within(section).getByRole('button', { name: LOOKS_RIGHT })).toBeEnabled();
+});
+
+test('axe-core finds no violation on the check screen (contrast is left to the Chromium checks: jsdom cannot paint)', async () => {
+  renderChecks([[CUSHION, KEYBOARD]]);
+  const section = await checkSection();
+  await within(section).findByText(countLeft(2));
+  await within(section).findByRole('option', { name: 'Fashion' });
+  const { violations } = await axe.run(section, { rules: { 'color-contrast': { enabled: false } } });
+  expect(
+    violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target).join(', ')}`),
+  ).toEqual([]);
 });
