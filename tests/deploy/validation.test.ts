@@ -209,7 +209,7 @@ describe('Kubernetes: namespaces and the README deploy steps', () => {
       'README step "kubectl apply -k $OVERLAY" applies Deployment/billing before its migration Job/migrate-billing ' +
         'was applied and waited for',
     );
-    expect(problems).toHaveLength(5); // auth, billing, generation and its render worker, bulk
+    expect(problems).toHaveLength(6); // auth, billing, generation and its render worker, bulk, the gateway
     expect(status).toBe(1);
   });
 
