@@ -103,8 +103,11 @@ describe('create screen: photo and analysis', () => {
     expect(screen.getByTestId('detected-category')).toHaveTextContent('Kitchenware');
     expect(screen.queryByText('Analyzing image...')).not.toBeInTheDocument();
     expect(createButton()).toBeEnabled();
-    // The photo goes to analysis as bare base64, without the data-URL prefix.
-    expect(requestsTo(requests, 'POST', '/image-gen/category')[0]?.json).toEqual({ image: 'UkVTSVpFRA==' });
+    // The photo goes to analysis as bare base64, without the data-URL prefix, with its file name (a hint for the name).
+    expect(requestsTo(requests, 'POST', '/image-gen/category')[0]?.json).toEqual({
+      image: 'UkVTSVpFRA==',
+      filename: 'mug.jpg',
+    });
   });
 
   it('empties product and category and keeps Create disabled when analysis fails', async () => {

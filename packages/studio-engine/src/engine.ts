@@ -1,4 +1,5 @@
 import { classifyProduct, type ProductAnalysis } from './analysis/classify';
+import type { AnalysisHints } from './analysis/product-guess';
 import { describeInt8Kernels, loadConfiguredRuntime, type ModelSettings } from './models/model-sessions';
 import type { Int8KernelChoice } from './models/int8-kernels';
 import { StudioRenderer, type StudioOptions } from './render/studio';
@@ -17,8 +18,11 @@ export interface StudioEngine {
   readonly int8Kernels: Int8KernelChoice;
   /** One line for the logs: which kernels the models run, and why. */
   describeModels(): string;
-  /** Names the product in a photo and its category, and gives the matte it was cut out by. */
-  analysePhoto(photo: Buffer): Promise<ProductAnalysis>;
+  /**
+   * Names the product in a photo and its category, and gives the matte it was cut out by. The seller's hints (the
+   * file name, the shop's categories) weigh in when given.
+   */
+  analysePhoto(photo: Buffer, hints?: AnalysisHints): Promise<ProductAnalysis>;
   /** Renders a generation's images from a photo and its recipes (cut-out, backdrops, base and finished images). */
   readonly renderer: StudioRenderer;
   /** Ends the engine's threads (inference and pixels) once their work in hand is done. */
@@ -35,7 +39,7 @@ export async function createStudioEngine(options: StudioEngineOptions): Promise<
   return {
     int8Kernels: runtime.int8Kernels,
     describeModels: () => describeInt8Kernels(runtime),
-    analysePhoto: (photo) => classifyProduct(runtime, photo),
+    analysePhoto: (photo, hints) => classifyProduct(runtime, photo, hints),
     renderer: new StudioRenderer(runtime, options.render),
     close: closeStudioThreads,
   };

@@ -4,7 +4,7 @@
  */
 export { createStudioEngine, type StudioEngine, type StudioEngineOptions } from './engine';
 export type { ProductAnalysis } from './analysis/classify';
-export { checkReasons, isLowCutoutConfidence } from './analysis/product-guess';
+export { checkReasons, isLowCutoutConfidence, type AnalysisHints } from './analysis/product-guess';
 export type { ProductMatte } from './kernels/cutout';
 export { encodeMattePng, grayscalePng } from './cutout/matte-png';
 export { StudioRenderer, type StageTimes, type StudioOptions } from './render/studio';

@@ -4,7 +4,9 @@
  */
 export * from './index';
 export { categories, type CategoryId } from './analysis/categories';
-export { classifyProduct } from './analysis/classify';
+export { classifyProduct, nameProduct, viewProduct } from './analysis/classify';
+export { productInFileName } from './analysis/product-words';
+export { categoryNouns } from './analysis/categories';
 export { cutOutProduct, type ProductCutout } from './cutout/product';
 export { imageNetInput, SEGMENTER_SIZE } from './cutout/segment';
 export { decodeRgb, type RgbImage } from './kernels/decode';

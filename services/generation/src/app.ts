@@ -87,7 +87,7 @@ export function createGenerationApp(deps: GenerationAppDeps): Express {
   serveRoute(app, routes.analyzeImage, async (input, req) => {
     const userId = requireUser(req);
     await quotas.analysis.take(userId, now());
-    return creation.analyze(userId, Buffer.from(input.body.image, 'base64'));
+    return creation.analyze(userId, Buffer.from(input.body.image, 'base64'), input.body.filename);
   });
 
   // ---- the seller's corrections of an analysis, before Create

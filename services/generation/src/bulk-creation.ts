@@ -117,7 +117,10 @@ export class BulkCreation {
         error: error.message,
       };
     }
-    const guess = await this.deps.engine.analysePhoto(image.buffer);
+    const guess = await this.deps.engine.analysePhoto(image.buffer, {
+      fileName: request.original_filename ?? undefined,
+      shopCategories: await creation.shopCategories(request.userId),
+    });
     const category = isCategoryId(guess.category) ? guess.category : OTHER_CATEGORY_ID;
 
     // With presets, only those made for this product's category apply (SPEC §5); none fitting skips the product.

@@ -8,6 +8,7 @@ import {
   topics,
   type AnalysisCorrection,
   type AnalysisResult,
+  type CategoryId,
   type Cutout,
   type GenerationStarted,
   type ReserveCreditsResponse,
@@ -15,7 +16,7 @@ import {
 import { sniffImageType } from '@productgen/image-checks';
 import { AppError, type Logger, type ObjectStore, type CrashPoint } from '@productgen/service-kit';
 import sharp from 'sharp';
-import type { AuthClient } from './clients/auth';
+import type { AuthClient, ShopProfile } from './clients/auth';
 import type { BillingClient } from './clients/billing';
 import type { CrashStep } from './config';
 import type { CreationPlan, GenerationRepository } from './data/generation-repository';
@@ -125,9 +126,12 @@ export class CreationFlow {
    * Checks and stores the photo, names the product and its category, and records an analysed generation.
    * Nothing is stored when the photo is refused.
    */
-  async analyze(userId: string, bytes: Buffer): Promise<AnalysisResult> {
+  async analyze(userId: string, bytes: Buffer, fileName?: string): Promise<AnalysisResult> {
     const image = await normalizeUpload(bytes, this.deps.uploadLimits);
-    const guess = await this.deps.engine.analysePhoto(image.buffer);
+    const guess = await this.deps.engine.analysePhoto(image.buffer, {
+      fileName,
+      shopCategories: await this.shopCategories(userId),
+    });
     const uuid = randomUUID();
     const originalKey = objectKeys.original(uuid, image.extension);
     await this.deps.objectStore.putObject(originalKey, image.buffer, { contentType: image.contentType });
@@ -139,7 +143,7 @@ export class CreationFlow {
       object: guess.object,
       originalKey,
       originalContentType: image.contentType,
-      originalFilename: null,
+      originalFilename: fileName ?? null,
       cutout,
       expiresAt: this.after(this.deps.timing.analysedTtlMs),
     });
@@ -149,6 +153,7 @@ export class CreationFlow {
         category: guess.category,
         object: guess.object,
         confidence: guess.confidence,
+        nameSource: guess.nameSource,
         cutoutConfidence: cutout?.confidence,
       },
       'photo analysed',
@@ -387,12 +392,22 @@ export class CreationFlow {
 
   /** The shop's brand colours; the render goes ahead without them when auth cannot say. */
   async brandColors(userId: string): Promise<string[]> {
+    const profile = await this.shopProfile(userId, 'rendering without brand colours');
+    return (profile?.brand_colors ?? []).filter((color) => /^#[0-9a-f]{6}$/i.test(color)).slice(0, 5);
+  }
+
+  /** The categories of the seller's shop, a hint for analysis; none when auth cannot say. */
+  async shopCategories(userId: string): Promise<CategoryId[]> {
+    const profile = await this.shopProfile(userId, 'analysing without the shop context');
+    return [...new Set((profile?.shop_context ?? []).map((entry) => entry.category_id))];
+  }
+
+  private async shopProfile(userId: string, without: string): Promise<ShopProfile | undefined> {
     try {
-      const profile = await this.deps.auth.shopProfile(userId);
-      return profile.brand_colors.filter((color) => /^#[0-9a-f]{6}$/i.test(color)).slice(0, 5);
+      return await this.deps.auth.shopProfile(userId);
     } catch (error) {
-      this.deps.logger.warn({ err: error, userId }, 'shop profile unavailable; rendering without brand colours');
-      return [];
+      this.deps.logger.warn({ err: error, userId }, `shop profile unavailable; ${without}`);
+      return undefined;
     }
   }
 }

@@ -406,6 +406,25 @@ export const PET_CLASS_RANGES: readonly (readonly [number, number])[] = [
 ];
 
 /** Short names for classes whose ImageNet name reads oddly as a product. */
+/** A product's name when all that is sure is its category: right for anything filed there. */
+export const categoryNouns: Record<CategoryId, string> = {
+  fashion: 'fashion item',
+  jewelry: 'jewelry',
+  beauty: 'beauty product',
+  'home-decor': 'home decor item',
+  kitchen: 'kitchenware',
+  electronics: 'electronic device',
+  food: 'food product',
+  fitness: 'fitness gear',
+  pet: 'pet product',
+  baby: 'baby product',
+  bags: 'bag',
+  toys: 'toy',
+  music: 'music gear',
+  furniture: 'furniture',
+  other: 'product',
+};
+
 export const productNameOverrides: Record<string, string> = {
   'T-shirt': 't-shirt',
   'tank suit': 'swimsuit',
@@ -417,7 +436,6 @@ export const productNameOverrides: Record<string, string> = {
   packet: 'snack pack',
   hamper: 'basket',
   purse: 'handbag',
-  'mail bag': 'messenger bag',
   'slip-on shoe': 'shoe',
   'running shoe': 'sneakers',
   'analog clock': 'watch',
@@ -468,6 +486,9 @@ export const productNameOverrides: Record<string, string> = {
   'cowboy boot': 'boot',
   perfume: 'perfume bottle',
   'punching bag': 'boxing gear',
+  // ImageNet has one class for every stuffed toy and one for every soft shoulder bag.
+  'teddy bear': 'plush toy',
+  'mail bag': 'bag',
   cauldron: 'cooking pot',
   coffeemaker: 'coffee maker',
   envelope: 'product',

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { buildClassCategories, guessProduct, softmax, type ProductGuess } from './product-guess';
+import { buildClassCategories, guessProduct, softmax, type AnalysisHints, type ProductGuess } from './product-guess';
 import type { CategoryId } from './categories';
 import { decodeRgb } from '../kernels/decode';
 import { imageNetInput } from '../cutout/segment';
@@ -60,22 +60,42 @@ export interface ProductAnalysis extends ProductGuess {
   matte: ProductMatte | undefined;
 }
 
+/** What the classifier sees of a photo: its class probabilities, and the matte the product was cut out by. */
+export interface ProductView {
+  probabilities: Float64Array;
+  matte: ProductMatte | undefined;
+}
+
 /**
- * Names the product and its category. MobileNetV2 sees the cut-out product on white rather than the scene, so the
+ * The classifier's look at a photo. MobileNetV2 sees the cut-out product on white rather than the scene, so the
  * table, the grass or a print on the product's surroundings do not name it; when the segmenter finds nothing, it
  * sees the whole photo.
  */
-export async function classifyProduct(runtime: ModelRuntime, image: Buffer): Promise<ProductAnalysis> {
+export async function viewProduct(runtime: ModelRuntime, image: Buffer): Promise<ProductView> {
   // The classifier sees the silhouette at 224 px: the edge colours are left as photographed (`CutoutOptions`).
   const { cutout, matte } = await cutOutProduct(runtime.segmentation, await decodeRgb(image, ANALYSIS_SIDE), {
     freeEdgeColours: false,
   });
   const view = cutout.segmented ? productOnWhite(cutout) : wholePhoto(image);
   const { data: logits } = await runtime.classifier.run(await classifierInput(view), [1, 3, SIZE, SIZE]);
+  return { probabilities: softmax(logits), matte };
+}
+
+/** Names and files a viewed product, with the seller's hints (pure: one view can be named with other hints). */
+export function nameProduct(runtime: ModelRuntime, view: ProductView, hints: AnalysisHints = {}): ProductAnalysis {
   let classCategories = classCategoryCache.get(runtime.labels);
   if (!classCategories) {
     classCategories = buildClassCategories(runtime.labels);
     classCategoryCache.set(runtime.labels, classCategories);
   }
-  return { ...guessProduct(softmax(logits), runtime.labels, classCategories), matte };
+  return { ...guessProduct(view.probabilities, runtime.labels, classCategories, hints), matte: view.matte };
+}
+
+/** Cuts the product out of a photo, names it and files it (`viewProduct`, then `nameProduct`). */
+export async function classifyProduct(
+  runtime: ModelRuntime,
+  image: Buffer,
+  hints: AnalysisHints = {},
+): Promise<ProductAnalysis> {
+  return nameProduct(runtime, await viewProduct(runtime, image), hints);
 }
