@@ -21,7 +21,9 @@ export type CrashStep = (typeof crashSteps)[number];
 export const generationConfigSchema = z
   .object({
     ...baseConfig,
-    ...serviceAuthConfig,
+    // Optional here only because the offline tools (benches, contact sheet) read this config for the models and never
+    // serve: main.ts and worker.ts require it, and createGenerationService refuses to start without it.
+    SERVICE_AUTH_SECRET: serviceAuthConfig.SERVICE_AUTH_SECRET.optional(),
     PORT: envFields.port(8083),
     MONGO_URL: mongoConfig.MONGO_URL.optional(),
     MONGO_DB_NAME: envFields.nonEmpty().default('generation'),
@@ -114,6 +116,7 @@ export const generationConfigSchema = z
 export type GenerationConfig = z.output<typeof generationConfigSchema>;
 
 const required = {
+  ...serviceAuthConfig,
   MONGO_URL: mongoConfig.MONGO_URL,
   AMQP_URL: amqpConfig.AMQP_URL,
   S3_ENDPOINT: s3Config.S3_ENDPOINT,

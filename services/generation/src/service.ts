@@ -77,6 +77,9 @@ export async function createGenerationService(deps: GenerationServiceDeps): Prom
   const logger = deps.logger.child({ component: 'generation' });
   const now = deps.now ?? (() => new Date());
   const timeoutMs = config.INTERNAL_TIMEOUT_MS;
+  if (!config.SERVICE_AUTH_SECRET) {
+    throw new Error('SERVICE_AUTH_SECRET is required: the secret the services sign and verify their calls with');
+  }
   const identity = createServiceIdentity(config.SERVICE_AUTH_SECRET, 'generation');
   const billing = isClient(deps.billing)
     ? deps.billing

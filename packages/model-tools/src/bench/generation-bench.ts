@@ -1,4 +1,5 @@
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -21,6 +22,7 @@ import {
   StudioRenderer,
   type StageTimes,
 } from '@productgen/studio-engine/internals';
+import { behindGateway, TEST_SERVICE_AUTH_SECRET } from '@productgen/test-kit';
 import { BillingFixture } from '@productgen/test-kit/billing-fixture';
 import { describeCpu } from '@productgen/host-cpu';
 
@@ -196,7 +198,8 @@ async function endToEnd(files: string[]): Promise<void> {
   const billing = new BillingFixture();
   await billing.start();
   const connection = await mongoose.createConnection(mongo.url, { dbName: 'generation' }).asPromise();
-  const config = loadConfig(generationConfigSchema, process.env);
+  // Called directly, as the gateway would: its signed token (test-kit's secret) names the user of X-User-Id.
+  const config = loadConfig(generationConfigSchema, { ...process.env, SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET });
   const service = await createGenerationService({
     config: { ...config, GENERATION_WORKER: 'in-process' },
     logger,
@@ -212,7 +215,7 @@ async function endToEnd(files: string[]): Promise<void> {
     auth: { shopProfile: async () => ({ shop_context: [], brand_colors: [] }) },
   });
   await service.start();
-  const server = service.app.listen(0, '127.0.0.1');
+  const server = http.createServer(behindGateway(service.app)).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const address = server.address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
