@@ -176,7 +176,9 @@ function mountDevCheckout(app: Express, devCheckout: DevCheckout, deps: BillingA
           "base-uri 'none'",
         ].join('; '),
         'Cache-Control': 'no-store',
-        'Referrer-Policy': 'no-referrer',
+        // Not no-referrer: under it Chromium sends Pay's form post with Origin: null, which the gateway refuses as
+        // cross-site. same-origin still gives the web app's success page no referrer.
+        'Referrer-Policy': 'same-origin',
       })
       .type('html')
       .send(html);

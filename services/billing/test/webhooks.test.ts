@@ -108,6 +108,8 @@ describe('POST /payments/create-checkout-session', () => {
     // The dev checkout page lets its form return there (CSP form-action), and Pay does.
     const page = await fetch(`${billing.url}/dev-checkout/${sessionId}`);
     expect(page.headers.get('content-security-policy')).toMatch(/form-action 'self' http:\/\/127\.0\.0\.1:3000;/);
+    // Pay's form post carries the page's Origin (the gateway refuses a state change from Origin: null).
+    expect(page.headers.get('referrer-policy')).toBe('same-origin');
     const pay = await fetch(`${billing.url}/dev-checkout/${sessionId}/pay`, { method: 'POST', redirect: 'manual' });
     expect(pay.headers.get('location')).toBe(`http://127.0.0.1:3000/dashboard?payment=success&session_id=${sessionId}`);
   });
