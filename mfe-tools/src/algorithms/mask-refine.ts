@@ -1,4 +1,4 @@
-import { colourGuidedFilter, fillHoles, resizeBilinear } from '@productgen/image-algorithms';
+import { colourGuidedFilter, fillHoles, MAX_FILLED_HOLE_SHARE, resizeBilinear } from '@productgen/image-algorithms';
 import { keepLargestComponents } from './components';
 
 /** SPEC §9: the model's mask is cut at 0.5. */
@@ -18,7 +18,7 @@ export interface RefineOptions {
  * The segmentation model sees the photo at 320×320; its mask, stretched back to full size, is blurry and
  * off by a few pixels, which shows as a halo of the old background. This makes the final alpha at full size:
  * the upscaled mask is guided-filtered on the colour photo (edges snap to the photo's edges), cut at the
- * threshold, only the product's large regions are kept, holes inside the product are filled, and a one-pixel
+ * threshold, only the product's large regions are kept, small holes inside the product are filled, and a one-pixel
  * ramp across the filtered edge keeps the outline smooth.
  */
 export function refineMask(
@@ -38,8 +38,9 @@ export function refineMask(
   const binary = new Uint8Array(width * height);
   for (let i = 0; i < binary.length; i += 1) binary[i] = filtered[i] >= MASK_THRESHOLD ? 1 : 0;
   const kept = keepLargestComponents(binary, width, height, MIN_COMPONENT_FRACTION);
-  // Any hole, however large, whose background is cut off from the border even diagonally.
-  const solid = fillHoles(kept, width, height, Infinity, 8);
+  // Small holes are the model's misses; larger enclosed openings (a strap's loop, a handle) stay see-through, as in
+  // the studio's cut-out.
+  const solid = fillHoles(kept, width, height, MAX_FILLED_HOLE_SHARE);
   const alpha = new Uint8ClampedArray(width * height);
   for (let i = 0; i < alpha.length; i += 1) {
     if (!solid[i]) continue;

@@ -6,6 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
+import { labelRegions } from '@productgen/image-algorithms';
 import { onnx } from 'onnx-proto';
 import { segmentProduct, SEGMENTATION_SIZE } from '../../src/inference/segmentation';
 import { rgbaToPlanar, type RgbaImage } from '../../src/inference/tensors';
@@ -25,8 +26,11 @@ const modelsDir = [path.resolve(repoRoot, process.env.MODELS_DIR || 'models/cach
 );
 const PHOTO = path.resolve(repoRoot, '..', 'shared', 'photos', 'test', 'kitchen', 'moka-pot.jpg');
 
-async function photoPixels(longSide: number): Promise<RgbaImage> {
-  const { data, info } = await sharp(PHOTO)
+/** A bag whose handles close over the background: openings the cut-out must keep see-through. */
+const BAG_WITH_HANDLES = path.resolve(repoRoot, '..', 'shared', 'photos', 'test', 'bags', 'tote-green.jpg');
+
+async function photoPixels(longSide: number, photo = PHOTO): Promise<RgbaImage> {
+  const { data, info } = await sharp(photo)
     .resize(longSide, longSide, { fit: 'inside' })
     .ensureAlpha()
     .raw()
@@ -95,6 +99,25 @@ describe('u2netp converted to float32 at build', () => {
     const opaque = alpha.reduce((count, value) => count + (value === 255 ? 1 : 0), 0) / alpha.length;
     expect(opaque).toBeGreaterThan(0.05);
     expect(opaque).toBeLessThan(0.8);
+  });
+
+  it('keeps the openings a product encloses see-through (a bag’s handles), as the studio does', async () => {
+    const segmentation = await load(converted.bytes);
+    const image = await photoPixels(512, BAG_WITH_HANDLES);
+    const { alpha } = await segmentProduct(image, segmentation.run);
+    // Transparent regions that do not reach the frame: the background seen through the handles.
+    const clear = Uint8Array.from(alpha, (value) => (value < 128 ? 1 : 0));
+    const { labels } = labelRegions(clear, image.width);
+    const open = new Set<number>();
+    for (let x = 0; x < image.width; x += 1) open.add(labels[x]!).add(labels[(image.height - 1) * image.width + x]!);
+    for (let y = 0; y < image.height; y += 1)
+      open.add(labels[y * image.width]!).add(labels[(y + 1) * image.width - 1]!);
+    const enclosed = labels.reduce((count, label) => count + (label >= 0 && !open.has(label) ? 1 : 0), 0);
+    process.stdout.write(
+      `bag with handles: enclosed see-through ${((100 * enclosed) / alpha.length).toFixed(2)} % of the frame\n`,
+    );
+    // Measured: 0.81 % of the frame (the two handles' loops); the remover before filled every enclosed hole: 0.
+    expect(enclosed / alpha.length).toBeGreaterThan(0.003);
   });
 });
 

@@ -5,5 +5,13 @@
 export { boxMean, type BoxEdges } from './box-mean';
 export { colourGuidedFilter, type GuidedFilterOptions } from './guided-filter';
 export { plane, type FloatPlane } from './plane';
-export { dilate, erode, fillHoles, labelRegions, type BinaryMask, type Connectivity } from './regions';
+export {
+  dilate,
+  erode,
+  fillHoles,
+  labelRegions,
+  MAX_FILLED_HOLE_SHARE,
+  type BinaryMask,
+  type Connectivity,
+} from './regions';
 export { resampleRgbWindow, resampleWindow, resizeBilinear, type Window } from './resample';

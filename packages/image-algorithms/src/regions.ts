@@ -49,6 +49,13 @@ export function labelRegions(
 }
 
 /**
+ * The largest hole a cut-out fills, as a share of the product's cells: a smaller one is a segmentation miss inside
+ * the product (a label, a reflection); a larger one is a real opening to keep see-through (a bag strap's loop, a mug's
+ * handle). The studio's cut-out and the browser's background remover use the same rule.
+ */
+export const MAX_FILLED_HOLE_SHARE = 0.015;
+
+/**
  * Sets the holes of a mask: unset regions (joined by `connectivity`) that do not reach the frame's border (a mug's
  * handle loop stays open) and are at most `maxHoleShare` of the set cells' count.
  */

@@ -7,6 +7,7 @@ import {
   dilate,
   erode,
   fillHoles,
+  MAX_FILLED_HOLE_SHARE,
   labelRegions,
   plane,
   resampleRgbWindow,
@@ -341,7 +342,7 @@ export function productCells(
     }
   }
   return {
-    mask: fillHoles(mask, width, height, 0.015),
+    mask: fillHoles(mask, width, height, MAX_FILLED_HOLE_SHARE),
     droppedShare: kept > 0 ? dropped / kept : 1,
     regions: keep.filter(Boolean).length,
   };
