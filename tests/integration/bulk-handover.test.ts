@@ -152,11 +152,16 @@ withRabbitMq('the batch hand-over test', (AMQP_URL) => {
         readyLine: 'render worker running',
       });
       await startBulk();
-      const signedIn = await signInWithDevIdentity(services.urls.auth, {
-        email: 'bulk.handover@example.com',
-        given_name: 'Bulk',
-        family_name: 'Handover',
-      });
+      const signedIn = await signInWithDevIdentity(
+        services.urls.auth,
+        {
+          email: 'bulk.handover@example.com',
+          given_name: 'Bulk',
+          family_name: 'Handover',
+        },
+        null,
+        serviceCallHeaders(),
+      );
       userId = signedIn.user.id;
       calls = userCalls(services.urls, userId);
       await pollUntil(

@@ -1,3 +1,4 @@
+import { serviceCallHeaders } from '@productgen/test-kit';
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -137,11 +138,16 @@ withRabbitMq('the generation fault test', (AMQP_URL) => {
       billing = await services.startBilling();
       await services.startAuth();
       await startGeneration();
-      const signedIn = await signInWithDevIdentity(services.urls.auth, {
-        email: 'fault.test@example.com',
-        given_name: 'Fault',
-        family_name: 'Test',
-      });
+      const signedIn = await signInWithDevIdentity(
+        services.urls.auth,
+        {
+          email: 'fault.test@example.com',
+          given_name: 'Fault',
+          family_name: 'Test',
+        },
+        null,
+        serviceCallHeaders(),
+      );
       calls = userCalls(services.urls, signedIn.user.id);
       await pollUntil('the signup credits', calls.creditsLeft, (credits) => credits === SIGNUP_CREDITS);
     });

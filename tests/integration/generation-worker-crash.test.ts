@@ -1,3 +1,4 @@
+import { serviceCallHeaders } from '@productgen/test-kit';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -82,11 +83,16 @@ withRabbitMq('the render worker crash test', (AMQP_URL) => {
     });
 
     test('a user signs in through auth and billing grants the signup credits through RabbitMQ', async () => {
-      const signedIn = await signInWithDevIdentity(services.urls.auth, {
-        email: 'crash.test@example.com',
-        given_name: 'Crash',
-        family_name: 'Test',
-      });
+      const signedIn = await signInWithDevIdentity(
+        services.urls.auth,
+        {
+          email: 'crash.test@example.com',
+          given_name: 'Crash',
+          family_name: 'Test',
+        },
+        null,
+        serviceCallHeaders(),
+      );
       calls = userCalls(services.urls, signedIn.user.id);
       expect(await pollUntil('the signup credits', creditsLeft, (credits) => credits === SIGNUP_CREDITS)).toBe(
         SIGNUP_CREDITS,

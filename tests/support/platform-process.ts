@@ -101,19 +101,24 @@ async function startOnFreePorts(options: {
   };
 }
 
-/** Signs a person in through the built-in dev identity provider, as the shell's dev sign-in dialog does. */
+/**
+ * Signs a person in through the built-in dev identity provider, as the shell's dev sign-in dialog does. `headers`
+ * go with both calls: a test that calls the auth service itself rather than the gateway sends the service token
+ * the gateway would (test-kit's `serviceCallHeaders()`).
+ */
 export async function signInWithDevIdentity(
   apiUrl: string,
   person: { email: string; given_name: string; family_name: string },
   refCode: string | null = null,
+  headers: Record<string, string> = {},
 ): Promise<{ session_key: string; user: { id: string; email: string; [key: string]: unknown } }> {
   const query = new URLSearchParams(person);
-  const credentialAnswer = await fetch(`${apiUrl}/dev-idp/credential?${query}`);
+  const credentialAnswer = await fetch(`${apiUrl}/dev-idp/credential?${query}`, { headers });
   if (!credentialAnswer.ok) throw new Error(`dev-idp answered ${credentialAnswer.status}`);
   const { credential } = (await credentialAnswer.json()) as { credential: string };
   const signIn = await fetch(`${apiUrl}/auth/google`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { ...headers, 'content-type': 'application/json' },
     body: JSON.stringify({ credential, ref_code: refCode }),
   });
   if (!signIn.ok) throw new Error(`sign-in answered ${signIn.status}: ${await signIn.text()}`);

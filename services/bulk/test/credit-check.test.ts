@@ -79,6 +79,19 @@ describe('batch upload without credits', () => {
     expect(await listObjectKeys(bed.s3, bed.store.bucket, '')).toEqual([]);
   });
 
+  test('a balance that covers them: 201 images get the count rule (400), not a credits refusal', async () => {
+    balances.set('user-with-many-credits', 1000);
+    const many = craftZip(
+      Array.from({ length: 201 }, (_, index) => ({ name: `p${index}.jpg`, data: randomBytes(64) })),
+    );
+    const answer = await upload('user-with-many-credits', many);
+    expect(answer).toEqual({
+      status: 400,
+      body: { code: 400, error: 'The zip file holds 201 images; a batch takes at most 200.' },
+    });
+    expect(reservations).toBe(0);
+  });
+
   test('with credits the upload is read and checked as before (a file that is not a zip: 400)', async () => {
     balances.set('user-with-credits', 3);
     const answer = await upload('user-with-credits', Buffer.alloc(1024, 7), 'text/plain');
