@@ -2,9 +2,12 @@ import { billingInternalRoutes, OUT_OF_CREDITS_MESSAGE } from '@productgen/contr
 import { AppError, serveRoute } from '@productgen/service-kit';
 import { serviceCallHeaders } from '@productgen/test-kit';
 import { randomBytes } from 'node:crypto';
-import { craftZip } from '../../../tests/integration/batch/zips';
+import { craftZip, makeZip } from '../../../tests/integration/batch/zips';
 import { listObjectKeys } from '../../../tests/support/object-store';
 import { startBulkTestBed, stubService, uploadBatch, type BulkTestBed } from './test-bed';
+
+// Zips of 24 MiB through a real HTTP server, S3 and MongoDB: seconds each on a busy 2-core machine.
+jest.setTimeout(60_000);
 
 /**
  * Security review item 5: a batch upload from an account without a single credit is refused before its zip is read
@@ -74,6 +77,22 @@ describe('batch upload without credits', () => {
     // Without the count before the file, each image takes at least one credit: refused at the sixth.
     const countAfter = await uploadBatch(bed.url, 'user-with-five-credits', sixLargePhotos(), { numGenerates: '1' });
     expect(countAfter).toEqual({ status: 402, body: { code: 402, error: OUT_OF_CREDITS_MESSAGE } });
+    expect(reservations).toBe(0);
+    expect(await bed.connection.collection('bulk_jobs').countDocuments()).toBe(0);
+    expect(await listObjectKeys(bed.s3, bed.store.bucket, '')).toEqual([]);
+  });
+
+  test('a zip whose sizes follow each entry (data descriptors, as streaming zip tools write): 402 as it streams in', async () => {
+    balances.set('user-with-four-credits', 4);
+    // Six 4-MiB photos written from streams: no local header holds a size, so each entry's end is found by its
+    // data descriptor. 5 images already need 5 credits: refused at the fifth entry, before the sixth arrives.
+    const zip = await makeZip(
+      Array.from({ length: 6 }, (_, index) => ({ name: `photo-${index}.jpg`, data: randomBytes(4 * 1024 * 1024) })),
+      { streamed: true },
+    );
+    expect(zip.readUInt16LE(6) & 0x8).toBe(0x8);
+    const answer = await uploadCountFirst('user-with-four-credits', zip, 1);
+    expect(answer).toEqual({ status: 402, body: { code: 402, error: OUT_OF_CREDITS_MESSAGE } });
     expect(reservations).toBe(0);
     expect(await bed.connection.collection('bulk_jobs').countDocuments()).toBe(0);
     expect(await listObjectKeys(bed.s3, bed.store.bucket, '')).toEqual([]);

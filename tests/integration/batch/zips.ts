@@ -1,10 +1,23 @@
+import { Readable } from 'node:stream';
 import { crc32, deflateRawSync } from 'node:zlib';
 import yazl from 'yazl';
 
+/** How yazl writes the entries: from streams, their sizes follow the data in data descriptors (flag bit 3). */
+export interface ZipOptions {
+  streamed?: boolean;
+  /** Deflate (default) or store. */
+  compress?: boolean;
+  forceZip64Format?: boolean;
+}
+
 /** A well-formed zip made by yazl, the way a user's zip tool makes one. */
-export function makeZip(files: Array<{ name: string; data: Buffer }>): Promise<Buffer> {
+export function makeZip(files: Array<{ name: string; data: Buffer }>, options: ZipOptions = {}): Promise<Buffer> {
   const zip = new yazl.ZipFile();
-  for (const file of files) zip.addBuffer(file.data, file.name);
+  const entryOptions = { compress: options.compress ?? true, forceZip64Format: options.forceZip64Format ?? false };
+  for (const file of files) {
+    if (options.streamed) zip.addReadStream(Readable.from([file.data]), file.name, entryOptions);
+    else zip.addBuffer(file.data, file.name, entryOptions);
+  }
   zip.end();
   const chunks: Buffer[] = [];
   return new Promise((resolve, reject) => {
