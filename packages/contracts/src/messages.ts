@@ -28,9 +28,10 @@ import { ContractValidationError, parseWithIssues, type ValidationIssue } from '
  *   for anything that reacts to a purchase, e.g. analytics).
  * - generation.requested: generation (creation and its outbox sweep), once the credits are reserved → the render
  *   worker renders the images.
- * - generation.image_completed: the render worker, per image → bulk counts a batch's progress.
+ * - generation.image_completed: the render worker, per image → bulk records the image on its batch product.
  * - generation.completed / generation.failed: generation, when a generation settles (failed images' credits
- *   already given back) → auth clears the first-generation flag (completed), bulk counts generations done.
+ *   already given back) → auth clears the first-generation flag (completed), bulk records the product done (with
+ *   the images made): a batch's progress is kept by bulk from these messages alone, never read back.
  */
 
 export const topics = {
@@ -145,6 +146,12 @@ export const messageSchemas = {
       .min(0)
       .max(limits.maxImagesPerGeneration - 1),
     thumbnail_object_key: z.string().nullable(),
+    /**
+     * The indexes of the images made, in order (a batch's progress and thumbnails, even when an image's own
+     * image_completed was never sent: a worker stopped between storing it and announcing it). Absent from messages
+     * sent before it existed.
+     */
+    image_indexes: z.array(imageIndexSchema).max(limits.maxImagesPerGeneration).optional(),
     bulk_job_uuid: bulkJobUuid,
     at,
   }),

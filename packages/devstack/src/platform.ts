@@ -75,6 +75,7 @@ const services: ServiceDefinition[] = [
         mongo: await openDatabase(config.MONGO_DB_NAME),
         bus,
         objectStore: openObjectStore(config.S3_BUCKET),
+        batchPhotos: openObjectStore(config.BATCH_PHOTOS_BUCKET),
         billing: { baseUrl: config.BILLING_URL },
         auth: { baseUrl: config.AUTH_URL },
       });

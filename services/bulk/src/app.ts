@@ -96,7 +96,7 @@ export function createBulkApp(deps: BulkAppDeps): Express {
       });
     }
     // What is finished is in the zip; a note says which products are not, and why.
-    const note = notIncludedNote(job, generations);
+    const note = notIncludedNote(job, entries);
     if (note) zip.addBuffer(Buffer.from(note, 'utf8'), NOT_INCLUDED_FILENAME);
     zip.end();
     zip.outputStream.on('error', (error) => res.destroy(error));

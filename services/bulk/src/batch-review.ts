@@ -14,7 +14,7 @@ import type { BillingClient } from './clients/billing';
 import type { GenerationClient } from './clients/generation';
 import type { JobRepository } from './data/job-repository';
 import type { CheckOutcome, JobDocument, ProductDocument } from './data/models';
-import { isRedoFree } from './domain/job';
+import { isRedoFree, progressOf } from './domain/job';
 import type { ProgressTracker } from './progress';
 
 export const JOB_NOT_FOUND_MESSAGE = 'Job not found.';
@@ -115,10 +115,7 @@ export class BatchReview {
     const job = await this.ownedJob(jobUuid, userId);
     const product = job.products[index];
     if (!product) throw AppError.notFound(PRODUCT_NOT_FOUND_MESSAGE);
-    const current = (await this.deps.progress.generationsOf(job)).find(
-      (candidate) => candidate.generation_uuid === product.generation_uuid,
-    );
-    const finished = current?.metadata.status === 'completed' || current?.metadata.status === 'failed';
+    const finished = progressOf(job, product)?.outcome != null;
     if (product.state !== 'handed' || !finished) throw AppError.conflict(NOT_FINISHED_MESSAGE);
 
     const redos = product.redos ?? 0;

@@ -1,4 +1,6 @@
+import path from 'node:path';
 import type { Entry } from 'yauzl';
+import { BATCH_PHOTO_EXTENSIONS, batchPhotoKey } from '@productgen/contracts';
 import type { Logger, ObjectStore, CrashPoint } from '@productgen/service-kit';
 import type { BillingClient } from './clients/billing';
 import type { GenerationClient } from './clients/generation';
@@ -21,6 +23,12 @@ export interface HandOverDeps {
   leaseMs: number;
   maxImageBytes: number;
   crashPoint: CrashPoint<CrashStep>;
+}
+
+/** The extension a product's photo is stored under (its name's, which the intake allowed). */
+function photoExtension(name: string): string {
+  const extension = path.extname(name).slice(1).toLowerCase();
+  return (BATCH_PHOTO_EXTENSIONS as readonly string[]).includes(extension) ? extension : 'jpg';
 }
 
 const UNREADABLE_PRODUCT_MESSAGE = 'The photo could not be read from the zip file; its credits were given back.';
@@ -62,7 +70,12 @@ export class HandOver {
         throw error;
       }
     }
-    if (job.upload_key) await objectStore.remove(job.upload_key);
+    if (job.upload_key) {
+      for (const product of job.products) {
+        await objectStore.remove(batchPhotoKey(job.user_id, job.uuid, product.index, photoExtension(product.name)));
+      }
+      await objectStore.remove(job.upload_key);
+    }
     await jobs.markHandedOver(job.uuid);
     logger.info({ job: job.uuid, products: job.products.length }, 'batch handed over to generation');
     await this.deps.progress.refreshByUuid(job.uuid);
@@ -120,14 +133,22 @@ export class HandOver {
     }
   }
 
+  /**
+   * The product goes to generation by reference: its photo is stored on its own under the batch's prefix
+   * (`batchPhotoKey`) and generation reads it from there. The photos go with the upload once every product is with
+   * generation (a hand-over that stops and resumes stores a photo again under the same key).
+   */
   private async handOne(job: JobDocument, product: ProductDocument, image: Buffer): Promise<void> {
+    const { objectStore } = this.deps;
+    const key = batchPhotoKey(job.user_id, job.uuid, product.index, photoExtension(product.name));
+    await objectStore.putObject(key, image, { contentType: 'application/octet-stream', size: image.length });
     const answer = await this.deps.generation.api.createBulkGeneration({
       body: {
         userId: job.user_id,
         bulk_job_uuid: job.uuid,
         generation_uuid: product.generation_uuid,
         original_filename: product.name,
-        image: image.toString('base64'),
+        photo: { bucket: objectStore.bucket, key },
         count: job.images_per_product,
         presets: job.presets,
         watermark: job.watermark,

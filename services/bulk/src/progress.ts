@@ -1,7 +1,7 @@
 import type { BulkJob } from '@productgen/contracts';
 import type { Logger } from '@productgen/service-kit';
 import type { GenerationClient } from './clients/generation';
-import type { JobRepository } from './data/job-repository';
+import type { GenerationEvent, JobRepository } from './data/job-repository';
 import type { JobDocument } from './data/models';
 import { computeProgress, jobView, type JobGeneration } from './domain/job';
 
@@ -50,16 +50,19 @@ export class PacedRuns {
   }
 }
 
+/** Times a refresh reads the job again when the job changed between its read and its write. */
+const MAX_REFRESH_ATTEMPTS = 5;
+
 /**
- * Brings a job's progress up to date from generation's records (the source of truth), so a lost or repeated
- * message, a restart or two processes refreshing at once all end in the same numbers. Messages trigger a refresh
- * at once; a periodic poll catches whatever no message announced.
+ * Keeps a job's progress from generation's messages (`generation.image_completed`, `.completed`, `.failed`): each is
+ * recorded on the job (idempotently, in any order), then the job's progress is computed from that record, locally:
+ * bulk never reads progress back from generation. The job page still reads the job's generations (their images and
+ * originals) to show them.
  */
 export class ProgressTracker {
   /**
-   * The refreshes messages ask for, at most one per job every `refreshIntervalMs`: a refresh reads all of the job's
-   * generations, and a 1000-image batch sends ~1200 messages, so one refresh per message grew with the square of
-   * the batch (`bench:bulk`: ~1.2 refreshes of 200 generations per finished image).
+   * The refreshes messages ask for, at most one per job every `refreshIntervalMs`: a 1000-image batch sends ~1200
+   * messages, and each refresh reads and writes the whole job document.
    */
   private readonly paced: PacedRuns;
 
@@ -75,6 +78,7 @@ export class ProgressTracker {
     this.paced = new PacedRuns((uuid) => this.refreshByUuid(uuid), deps.refreshIntervalMs);
   }
 
+  /** The job's generations as generation lists them (images, originals): what the job page and Download All show. */
   async generationsOf(job: JobDocument): Promise<JobGeneration[]> {
     const { generations } = await this.deps.generation.api.listBulkGenerations({
       params: { userId: job.user_id, bulkJobUuid: job.uuid },
@@ -82,21 +86,34 @@ export class ProgressTracker {
     return generations;
   }
 
-  /** Records the job's progress (and outcome once every product is done); answers the job as it is now. */
-  async refresh(job: JobDocument, generations?: readonly JobGeneration[]): Promise<JobDocument> {
-    if (job.stage === 'completed' || job.stage === 'failed' || job.stage === 'reserving') return job;
-    const current = generations ?? (await this.generationsOf(job));
-    const progress = computeProgress(job, current);
-    await this.deps.jobs.recordProgress(job.uuid, {
-      generationsDone: progress.generationsDone,
-      counts: progress.counts,
-      thumbnails: progress.thumbnails,
-      finished: progress.outcome && { ...progress.outcome, at: this.deps.now() },
-    });
-    if (progress.outcome) {
-      this.deps.logger.info({ job: job.uuid, outcome: progress.outcome.stage }, 'batch job finished');
+  /** Records one of generation's messages on its job; false when there is no such job of the user. */
+  record(event: GenerationEvent): Promise<boolean> {
+    return this.deps.jobs.recordGenerationEvent(event);
+  }
+
+  /**
+   * Records the job's progress (and outcome once every product is done) computed from the job as stored; answers the
+   * job as it is now. A change between the read and the write (another message, another process) makes it read again.
+   */
+  async refresh(job: JobDocument): Promise<JobDocument> {
+    let current: JobDocument | null = job;
+    for (let attempt = 0; current && attempt < MAX_REFRESH_ATTEMPTS; attempt += 1) {
+      if (current.stage === 'completed' || current.stage === 'failed' || current.stage === 'reserving') return current;
+      const progress = computeProgress(current);
+      const recorded = await this.deps.jobs.recordProgress(current.uuid, current.progress_rev ?? 0, {
+        generationsDone: progress.generationsDone,
+        counts: progress.counts,
+        thumbnails: progress.thumbnails,
+        finished: progress.outcome && { ...progress.outcome, at: this.deps.now() },
+      });
+      if (recorded && progress.outcome) {
+        this.deps.logger.info({ job: current.uuid, outcome: progress.outcome.stage }, 'batch job finished');
+      }
+      const fresh: JobDocument | null = await this.deps.jobs.findByUuid(current.uuid);
+      if (recorded) return fresh ?? current;
+      current = fresh;
     }
-    return (await this.deps.jobs.findByUuid(job.uuid)) ?? job;
+    return current ?? job;
   }
 
   async refreshByUuid(uuid: string): Promise<void> {
@@ -109,10 +126,9 @@ export class ProgressTracker {
     return this.paced.ask(uuid);
   }
 
-  /** The job page's answer: progress brought up to date with the same generations it shows. */
+  /** The job page's answer: the job's progress as recorded, with the generations it shows. */
   async view(job: JobDocument): Promise<BulkJob> {
     if (job.stage === 'reserving') return jobView(job, []);
-    const generations = await this.generationsOf(job);
-    return jobView(await this.refresh(job, generations), generations);
+    return jobView(job, await this.generationsOf(job));
   }
 }

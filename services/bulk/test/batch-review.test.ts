@@ -14,7 +14,7 @@ import { readZipEntries } from '../../../tests/support/zip';
 import { JOB_NOT_FOUND_MESSAGE, NOT_WAITING_MESSAGE, UNCHECKED_RENDER_AFTER_MS } from '../src/batch-review';
 import type { JobDocument } from '../src/data/models';
 import { NOT_INCLUDED_FILENAME } from '../src/domain/job';
-import { startBulkTestBed, stubService, uploadBatch, type BulkTestBed } from './test-bed';
+import { announceCompleted, startBulkTestBed, stubService, uploadBatch, type BulkTestBed } from './test-bed';
 import { serviceCallHeaders } from '@productgen/test-kit';
 
 // Batch review through bulk's API on the real embedded MongoDB and S3: products generation holds ("Needs your
@@ -48,6 +48,12 @@ describe('batch review API', () => {
   const givenBack: string[] = [];
   const redone: Array<{ from: string; to: string; category?: string }> = [];
   const isPng = (base64: string) => Buffer.from(base64, 'base64').subarray(0, 8).equals(PNG_MASK.subarray(0, 8));
+
+  /** Generation's message once a product renders (the stand-in renders at once): bulk's progress comes from it. */
+  function rendered(uuid: string, userId: string): void {
+    const { bulkJob } = generations.get(uuid)!;
+    void announceCompleted(bed.bus, { userId, bulkJobUuid: bulkJob, generationUuid: uuid, images: [0] });
+  }
 
   function view(uuid: string, generation: StoodInGeneration): BulkGeneration {
     const rendered = generation.state === 'rendered';
@@ -107,6 +113,7 @@ describe('batch review API', () => {
           };
           generations.set(body.generation_uuid, generation);
           const held = generation.state === 'held';
+          if (!held) rendered(body.generation_uuid, body.userId);
           return {
             generation_uuid: body.generation_uuid,
             outcome: held ? ('held' as const) : ('queued' as const),
@@ -126,6 +133,7 @@ describe('batch review API', () => {
           if (generation.state !== 'held') throw AppError.conflict('This product is no longer waiting for your check.');
           generation.releases.push({ mask: body.mask, object: body.object, category: body.category });
           generation.state = 'rendered';
+          rendered(params.generationUuid, body.userId);
           return { generation_uuid: params.generationUuid, outcome: 'queued' as const, images: 1, credits_returned: 0 };
         });
         serveRoute(app, generationInternalRoutes.redoBulkGeneration, ({ params, body }) => {
@@ -134,6 +142,7 @@ describe('batch review API', () => {
           if (body.mask !== undefined && !isPng(body.mask)) throw AppError.badRequest('The mask must be a PNG image.');
           redone.push({ from: params.generationUuid, to: body.new_generation_uuid, category: body.category });
           generations.set(body.new_generation_uuid, { ...source, state: 'rendered', releases: [], drops: 0 });
+          rendered(body.new_generation_uuid, body.userId);
           return { generation_uuid: body.new_generation_uuid, outcome: 'queued' as const, images: 1 };
         });
         serveRoute(app, generationInternalRoutes.dropHeldBulkGeneration, ({ params }) => {
@@ -153,7 +162,10 @@ describe('batch review API', () => {
           res.type('image/jpeg').send(Buffer.from(`image ${req.params.index} of ${req.params.id}`));
         });
       }),
+      // The tests sweep by calling `sweep()`; the service is started for generation's messages.
+      env: { PROGRESS_POLL_MS: '3600000' },
     });
+    await bed.bulk.start();
   });
 
   afterAll(() => bed?.close(), 60_000);
@@ -190,6 +202,20 @@ describe('batch review API', () => {
     call<{ state: string; credits_returned: number }>('DELETE', `/image-gen/bulk-job/${job}/products/${index}`, userId);
   const checks = (job: string, userId = OWNER) => call<BulkChecks>('GET', `/image-gen/bulk-job/${job}/checks`, userId);
   const jobView = (job: string) => call<BulkJob>('GET', `/image-gen/bulk-job/${job}`);
+  /** The job page once it shows these counts (progress follows generation's messages). */
+  const jobShowing = (job: string, counts: BulkJob['counts']) =>
+    pollUntil(
+      `job ${job} to show ${JSON.stringify(counts)}`,
+      () => jobView(job),
+      (answer) => JSON.stringify(answer.body.counts) === JSON.stringify(counts),
+    );
+  /** Until generation's message that the product's current generation settled has been recorded. */
+  const productSettled = (job: string, index: number) =>
+    pollUntil(
+      `product ${index} of job ${job} to settle`,
+      async () => (await bed.connection.collection<JobDocument>('bulk_jobs').findOne({ uuid: job }))!,
+      (stored) => stored.generation_progress?.[stored.products[index]!.generation_uuid]?.outcome != null,
+    );
 
   test('unsure products wait, the others render; check, fix, remove; the job finishes and Download All says what it lacks', async () => {
     const job = await startBatch(['sure.jpg', 'unsure-a.jpg', 'unsure-b.jpg', 'unsure-c.jpg']);
@@ -201,9 +227,8 @@ describe('batch review API', () => {
     ]);
     const uuid = job.uuid;
 
-    const before = await jobView(uuid);
+    const before = await jobShowing(uuid, { done: 1, waiting_for_check: 3, rendering: 0, failed: 0 });
     expect(before.body.status).toBe('processing');
-    expect(before.body.counts).toEqual({ done: 1, waiting_for_check: 3, rendering: 0, failed: 0 });
     const listed = await checks(uuid);
     expect(listed.status).toBe(200);
     expect(listed.body.products.map((product) => [product.index, product.filename, product.reasons])).toEqual([
@@ -261,9 +286,8 @@ describe('batch review API', () => {
     expect((await remove(uuid, 3)).status).toBe(409);
     expect(generations.get(job.products[3]!.generation_uuid)!.drops).toBe(1);
 
-    const after = await jobView(uuid);
+    const after = await jobShowing(uuid, { done: 4, waiting_for_check: 0, rendering: 0, failed: 0 });
     expect(after.body.status).toBe('completed');
-    expect(after.body.counts).toEqual({ done: 4, waiting_for_check: 0, rendering: 0, failed: 0 });
     expect((await checks(uuid)).body.products).toEqual([]);
 
     const download = await fetch(`${bed.url}/download/bulk/${uuid}`, { headers: serviceCallHeaders(OWNER) });
@@ -293,7 +317,9 @@ describe('batch review API', () => {
     expect(generations.get(job.products[1]!.generation_uuid)!.releases).toEqual([
       { mask: undefined, object: undefined, category: undefined },
     ]);
-    expect((await jobView(job.uuid)).body.status).toBe('completed');
+    expect((await jobShowing(job.uuid, { done: 2, waiting_for_check: 0, rendering: 0, failed: 0 })).body.status).toBe(
+      'completed',
+    );
 
     const unchecked = await startBatch(['unsure-fast.jpg'], { checkUncertain: 'false' });
     expect(unchecked.products.map((product) => product.state)).toEqual(['handed']);
@@ -303,6 +329,7 @@ describe('batch review API', () => {
   test('redo: the first of a product and any of a flagged one are free, a further one costs as a creation', async () => {
     const job = await startBatch(['sure-redo.jpg', 'unsure-redo.jpg']);
     const uuid = job.uuid;
+    await productSettled(uuid, 0);
     const redo = (index: number, body: Record<string, unknown> = {}, userId = OWNER) =>
       call<{ generation_uuid: string; credits_charged: number }>(
         'POST',
@@ -328,6 +355,7 @@ describe('batch review API', () => {
     expect(free.status).toBe(200);
     expect(free.body.credits_charged).toBe(0);
     expect(redone.at(-1)).toEqual({ from: first, to: free.body.generation_uuid, category: 'toys' });
+    await productSettled(uuid, 0);
     // The second costs as a creation: reserved under the new generation.
     const paid = await redo(0);
     expect(paid.status).toBe(200);
@@ -337,10 +365,13 @@ describe('batch review API', () => {
 
     // A flagged product, once checked and rendered: every redo free.
     expect((await decide(uuid, 1, { action: 'looks_right' })).status).toBe(200);
-    for (let round = 0; round < 2; round += 1) expect((await redo(1)).body.credits_charged).toBe(0);
+    for (let round = 0; round < 2; round += 1) {
+      await productSettled(uuid, 1);
+      expect((await redo(1)).body.credits_charged).toBe(0);
+    }
     expect(reservations).toHaveLength(1);
 
-    const after = await jobView(uuid);
+    const after = await jobShowing(uuid, { done: 2, waiting_for_check: 0, rendering: 0, failed: 0 });
     expect(after.body.status).toBe('completed');
     // What the job page offers: the sure product's next redo costs, the flagged one's stays free.
     expect(

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { billingInternalRoutes, generationInternalRoutes } from '@productgen/contracts';
+import { billingInternalRoutes, generationInternalRoutes, isBatchPhotoKey } from '@productgen/contracts';
 import { serveRoute } from '@productgen/service-kit';
 import { makeZip } from '../../../tests/integration/batch/zips';
 import { listObjectKeys } from '../../../tests/support/object-store';
@@ -28,6 +28,8 @@ describe('batch hand-over while the S3 server restarts', () => {
   let bed: BulkTestBed;
   /** generation_uuid of every hand-over generation received, in order (a repeat would show twice). */
   const handedOver: string[] = [];
+  /** Size of each photo generation was handed by reference, read from bulk's bucket as generation reads it. */
+  const photoSizes: number[] = [];
   const givenBack: string[] = [];
 
   beforeAll(async () => {
@@ -44,6 +46,9 @@ describe('batch hand-over while the S3 server restarts', () => {
       generation: stubService((app) => {
         serveRoute(app, generationInternalRoutes.createBulkGeneration, async ({ body }) => {
           handedOver.push(body.generation_uuid);
+          expect(body.photo.bucket).toBe(bed.store.bucket);
+          expect(isBatchPhotoKey(body.photo.key, body.userId, body.bulk_job_uuid)).toBe(true);
+          photoSizes.push((await bed.store.stat(body.photo.key))!.size);
           // S3 goes down while generation holds the second product: bulk reads the third one from a stopped server.
           if (handedOver.length === 2) await bed.stopS3();
           return {
@@ -99,7 +104,12 @@ describe('batch hand-over while the S3 server restarts', () => {
     expect(states(resumed)).toEqual(['handed', 'handed', 'handed', 'handed', 'handed']);
     expect(handedOver).toEqual(resumed.products.map((product) => product.generation_uuid));
     expect(givenBack).toEqual([]);
-    // The upload is removed once every product is with generation.
+    // Each photo was handed over by reference to exactly its bytes in the zip.
+    expect(photoSizes).toEqual(
+      await Promise.all(BATCH.map(async (file) => (await readFile(path.join(PHOTOS, file))).length)),
+    );
+    // The upload and the photos are removed once every product is with generation.
     expect(await listObjectKeys(bed.s3, bed.store.bucket, 'uploads/')).toEqual([]);
+    expect(await listObjectKeys(bed.s3, bed.store.bucket, 'batches/')).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import type { Generation } from '@productgen/contracts';
-import type { JobDocument } from '../src/data/models';
+import type { GenerationProgressDocument, JobDocument } from '../src/data/models';
 import {
   computeProgress,
   downloadEntries,
@@ -13,6 +13,7 @@ const uuid = (n: number) => `00000000-0000-4000-8000-00000000000${n}`;
 function job(
   states: JobDocument['products'][number]['state'][],
   stage: JobDocument['stage'] = 'tracking',
+  announced: Record<string, GenerationProgressDocument> = {},
 ): JobDocument {
   return {
     uuid: uuid(9),
@@ -31,6 +32,7 @@ function job(
       state,
       error: null,
     })),
+    generation_progress: announced,
     generations_total: states.length,
     generations_done: 0,
     counts: null,
@@ -61,28 +63,46 @@ function generation(n: number, status: Generation['metadata']['status'], fixed: 
   };
 }
 
-test('progress counts finished generations and products skipped or refused; thumbnails are finished images', () => {
-  const progress = computeProgress(job(['handed', 'handed', 'skipped']), [
-    generation(0, 'completed', [true, true]),
-    generation(1, 'processing', [true, false]),
-  ]);
+/** What generation's messages said of generation n. */
+const announced = (n: number, images: number[], outcome: GenerationProgressDocument['outcome'] = null) => ({
+  [uuid(n)]: { images, outcome },
+});
+
+test('progress counts settled generations and products skipped or refused; thumbnails are finished images', () => {
+  const progress = computeProgress(
+    job(['handed', 'handed', 'skipped'], 'tracking', {
+      ...announced(0, [1, 0], 'completed'),
+      ...announced(1, [0]),
+    }),
+  );
   expect(progress.generationsDone).toBe(2);
+  expect(progress.counts).toEqual({ done: 2, waiting_for_check: 0, rendering: 1, failed: 0 });
   expect(progress.thumbnails).toEqual([
-    `/download/${uuid(0)}/image/0`,
-    `/download/${uuid(0)}/image/1`,
-    `/download/${uuid(1)}/image/0`,
+    `/download/${uuid(0)}/image/0?v=final`,
+    `/download/${uuid(0)}/image/1?v=final`,
+    `/download/${uuid(1)}/image/0?v=final`,
   ]);
   expect(progress.outcome).toBeUndefined();
 });
 
 test('the job finishes only once every product is done and all were handed over', () => {
-  const done = [generation(0, 'completed', [true]), generation(1, 'failed', [])];
-  expect(computeProgress(job(['handed', 'handed']), done).outcome).toEqual({ stage: 'completed', error: null });
-  expect(computeProgress(job(['handed', 'handed'], 'handing_over'), done).outcome).toBeUndefined();
-  expect(computeProgress(job(['skipped', 'skipped']), []).outcome).toEqual({
+  const done = { ...announced(0, [0], 'completed'), ...announced(1, [], 'failed') };
+  expect(computeProgress(job(['handed', 'handed'], 'tracking', done)).outcome).toEqual({
+    stage: 'completed',
+    error: null,
+  });
+  expect(computeProgress(job(['handed', 'handed'], 'handing_over', done)).outcome).toBeUndefined();
+  expect(computeProgress(job(['skipped', 'skipped'])).outcome).toEqual({
     stage: 'failed',
     error: NOTHING_MATCHED_MESSAGE,
   });
+});
+
+test("messages of a generation the product no longer points at (a redo replaced it) are not the product's", () => {
+  const redone = job(['handed'], 'tracking', { ...announced(5, [0, 1], 'completed'), ...announced(0, [0]) });
+  const progress = computeProgress(redone);
+  expect(progress.counts).toEqual({ done: 0, waiting_for_check: 0, rendering: 1, failed: 0 });
+  expect(progress.thumbnails).toEqual([`/download/${uuid(0)}/image/0?v=final`]);
 });
 
 test('public status: pending until something is done, then processing, then the outcome', () => {

@@ -8,6 +8,7 @@ import mongoose, { type Connection } from 'mongoose';
 import { createInProcessBroker, createInProcessBus, type InProcessBroker, type MessageBus } from '@productgen/bus';
 import { startEmbeddedMongo, type EmbeddedMongo } from '@productgen/embedded-mongo';
 import { startEmbeddedS3, type EmbeddedS3 } from '@productgen/embedded-s3';
+import { parseMessage, topics } from '@productgen/contracts';
 import { createLogger, createObjectStore, errorHandler, loadConfig, type ObjectStore } from '@productgen/service-kit';
 import { serviceCallHeaders, TEST_SERVICE_AUTH_SECRET } from '@productgen/test-kit';
 import { bulkConfigSchema, createBulkService, type BulkService } from '../src';
@@ -40,6 +41,8 @@ export interface BulkTestBed {
   bulk: BulkService;
   url: string;
   connection: Connection;
+  /** The service's bus: a test stands in for generation's outcome messages on it (see `announceCompleted`). */
+  bus: MessageBus;
   store: ObjectStore;
   s3: EmbeddedS3;
   stopS3(): Promise<void>;
@@ -116,6 +119,7 @@ async function startOn(
     bulk,
     url: bulkServer.url,
     connection,
+    bus,
     store,
     get s3() {
       return s3;
@@ -149,4 +153,24 @@ export async function uploadBatch(
     body: form,
   });
   return { status: response.status, body: (await response.json()) as { code?: number; error?: string } };
+}
+
+/** What generation publishes when a batch product's generation settles with images: bulk's progress comes from it. */
+export async function announceCompleted(
+  bus: MessageBus,
+  generation: { userId: string; bulkJobUuid: string; generationUuid: string; images: number[] },
+): Promise<void> {
+  const payload = parseMessage(topics.generationCompleted, {
+    userId: generation.userId,
+    generation_uuid: generation.generationUuid,
+    images_completed: generation.images.length,
+    images_failed: 0,
+    thumbnail_object_key: null,
+    image_indexes: generation.images,
+    bulk_job_uuid: generation.bulkJobUuid,
+    at: new Date().toISOString(),
+  });
+  await bus.publish(topics.generationCompleted, payload, {
+    messageId: `${topics.generationCompleted}:${generation.generationUuid}`,
+  });
 }

@@ -1,5 +1,7 @@
 import {
+  isBatchPhotoKey,
   isCategoryId,
+  NOT_A_BATCH_PHOTO_MESSAGE,
   OTHER_CATEGORY_ID,
   type BulkGeneration,
   type CategoryId,
@@ -49,6 +51,8 @@ export interface BulkCreationDeps {
   generations: GenerationRepository;
   creation: CreationFlow;
   objectStore: ObjectStore;
+  /** Bulk's bucket: a batch's photos, handed over by reference. */
+  batchPhotos: ObjectStore;
   billing: BillingClient;
   engine: StudioEngine;
   uploadLimits: UploadLimits;
@@ -70,6 +74,7 @@ function queuedAnswer(generation: GenerationDocument): CreateBulkGenerationRespo
   };
 }
 
+export const BATCH_PHOTO_NOT_FOUND_MESSAGE = "The batch's photo was not found; hand it over again.";
 export const NOT_HELD_MESSAGE = 'This product is no longer waiting for your check.';
 export const NOT_FINISHED_MESSAGE = 'This product is still being made. Redo it once its images are ready.';
 export const REMOVED_FROM_BATCH_MESSAGE = 'Removed from the batch; its credits were given back.';
@@ -103,9 +108,10 @@ export class BulkCreation {
       return queuedAnswer(existing);
     }
 
+    const photo = await this.readPhoto(request);
     let image: Awaited<ReturnType<typeof normalizeUpload>>;
     try {
-      image = await normalizeUpload(Buffer.from(request.image, 'base64'), this.deps.uploadLimits);
+      image = await normalizeUpload(photo, this.deps.uploadLimits);
     } catch (error) {
       if (!(error instanceof AppError) || error.status >= 500) throw error;
       await this.giveBack(request.userId, request.generation_uuid, 0, request.count, 'failed');
@@ -170,6 +176,25 @@ export class BulkCreation {
     });
     await this.publish(queued);
     return queuedAnswer(queued);
+  }
+
+  /**
+   * The batch photo bulk stored, read from bulk's bucket: only a key under the request's own batch prefix (its user's,
+   * its job's) in the batch photos' bucket is read (400 otherwise, before any read), never an arbitrary object; a
+   * missing one is 404. At most one byte more than an upload may have is read, so a photo too large fails the
+   * upload's own size check (the product fails, its credits go back) without being read whole.
+   */
+  private async readPhoto(request: CreateBulkGenerationRequest): Promise<Buffer> {
+    const { batchPhotos, uploadLimits } = this.deps;
+    const { bucket, key } = request.photo;
+    if (bucket !== batchPhotos.bucket || !isBatchPhotoKey(key, request.userId, request.bulk_job_uuid)) {
+      throw AppError.badRequest(NOT_A_BATCH_PHOTO_MESSAGE);
+    }
+    const info = await batchPhotos.stat(key);
+    if (!info) throw AppError.notFound(BATCH_PHOTO_NOT_FOUND_MESSAGE);
+    if (info.size === 0) return Buffer.alloc(0);
+    const stream = await batchPhotos.getObjectRange(key, 0, Math.min(info.size, uploadLimits.maxBytes + 1));
+    return Buffer.concat(await stream.toArray());
   }
 
   /**

@@ -32,6 +32,8 @@ export const generationConfigSchema = z
     S3_ACCESS_KEY: s3Config.S3_ACCESS_KEY.optional(),
     S3_SECRET_KEY: s3Config.S3_SECRET_KEY.optional(),
     S3_BUCKET: s3Config.S3_BUCKET.default('productgen-generation'),
+    /** Bulk's bucket, where a batch's photos wait for the hand-over (read only, keys under a batch's prefix). */
+    BATCH_PHOTOS_BUCKET: envFields.nonEmpty().default('productgen-bulk'),
     ...telemetryConfig,
     BILLING_URL: envFields.httpUrl().default('http://127.0.0.1:8082'),
     AUTH_URL: envFields.httpUrl().default('http://127.0.0.1:8081'),

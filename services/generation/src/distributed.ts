@@ -10,17 +10,20 @@ export async function startDistributedGeneration(
   { config, logger, lifecycle, mongo, bus }: ServiceProcessContext<DistributedConfig>,
   name: string,
 ): Promise<GenerationService> {
+  const storeOf = (bucket: string) =>
+    createObjectStore({
+      endpoint: config.S3_ENDPOINT,
+      accessKey: config.S3_ACCESS_KEY,
+      secretKey: config.S3_SECRET_KEY,
+      bucket,
+    });
   const service = await createGenerationService({
     config,
     logger,
     mongo,
     bus,
-    objectStore: createObjectStore({
-      endpoint: config.S3_ENDPOINT,
-      accessKey: config.S3_ACCESS_KEY,
-      secretKey: config.S3_SECRET_KEY,
-      bucket: config.S3_BUCKET,
-    }),
+    objectStore: storeOf(config.S3_BUCKET),
+    batchPhotos: storeOf(config.BATCH_PHOTOS_BUCKET),
     billing: { baseUrl: config.BILLING_URL },
     auth: { baseUrl: config.AUTH_URL },
   });

@@ -37,6 +37,11 @@ export interface GenerationServiceDeps {
   bus: MessageBus;
   /** Originals and generated images; the bucket is created at start when missing. */
   objectStore: ObjectStore;
+  /**
+   * Bulk's bucket (BATCH_PHOTOS_BUCKET), read for a batch's photos handed over by reference. Without it, batch
+   * photos are read from `objectStore` (one bucket for both, as some tests run).
+   */
+  batchPhotos?: ObjectStore;
   /** Billing's internal API: a base URL, or a client (the embedded launcher may pass one). */
   billing: { baseUrl: string } | BillingClient;
   /** Auth's internal API (brand colours of the shop). */
@@ -167,6 +172,7 @@ export async function createGenerationService(deps: GenerationServiceDeps): Prom
     generations,
     creation,
     objectStore,
+    batchPhotos: deps.batchPhotos ?? objectStore,
     billing,
     engine,
     uploadLimits: { maxBytes: config.MAX_UPLOAD_BYTES, maxPixels: config.MAX_INPUT_PIXELS },

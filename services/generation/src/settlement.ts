@@ -98,6 +98,7 @@ export class Settlement {
         images_completed: finished.length,
         images_failed: failedCount,
         thumbnail_object_key: finished[0]!.final_key,
+        image_indexes: finished.map((image) => image.index),
         bulk_job_uuid: generation.bulk_job_uuid,
         at: at.toISOString(),
       });

@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import request from 'supertest';
 import { MASK_NOT_PNG_MESSAGE } from '../src/creation';
 import { NOT_FINISHED_MESSAGE, NOT_HELD_MESSAGE } from '../src/bulk-creation';
+import { storeBatchPhoto } from './batch-photos';
 import { newUserId, PHOTOS_DIR, Stack } from './helpers';
 
 // Batch review on generation's side: with "Check uncertain products before rendering", a product analysis is unsure
@@ -34,7 +35,7 @@ describe("batch products held for the seller's check", () => {
     return uuid;
   }
 
-  const handOver = (uuid: string, photo: Buffer, holdUncertain: boolean, count = 2) =>
+  const handOver = async (uuid: string, photo: Buffer, holdUncertain: boolean, count = 2) =>
     request(app.app)
       .post('/internal/bulk-generations')
       .send({
@@ -42,7 +43,7 @@ describe("batch products held for the seller's check", () => {
         bulk_job_uuid: job,
         generation_uuid: uuid,
         original_filename: 'mug.jpg',
-        image: photo.toString('base64'),
+        photo: await storeBatchPhoto(stack.objectStore(), user, job, photo),
         count,
         presets: [],
         watermark: true,

@@ -3,6 +3,9 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import request from 'supertest';
 import { planVariations, closeStudioThreads } from '@productgen/studio-engine';
+import { NOT_A_BATCH_PHOTO_MESSAGE } from '@productgen/contracts';
+import { BATCH_PHOTO_NOT_FOUND_MESSAGE } from '../src/bulk-creation';
+import { storeBatchPhoto } from './batch-photos';
 import { newUserId, PHOTOS_DIR, Stack } from './helpers';
 
 // Generation's side of a batch (bulk's internal calls): a product whose category no chosen preset has is skipped and
@@ -11,14 +14,14 @@ import { newUserId, PHOTOS_DIR, Stack } from './helpers';
 describe('batch products handed over by bulk', () => {
   const stack = new Stack();
   let app: Awaited<ReturnType<Stack['service']>>;
-  let mug: string;
+  let mug: Buffer;
   const user = newUserId();
   const job = randomUUID();
 
   beforeAll(async () => {
     await stack.start();
     app = await stack.service();
-    mug = (await readFile(path.join(PHOTOS_DIR, 'demo/mug.jpg'))).toString('base64');
+    mug = await readFile(path.join(PHOTOS_DIR, 'demo/mug.jpg'));
   }, 120_000);
 
   afterAll(async () => {
@@ -47,14 +50,14 @@ describe('batch products handed over by bulk', () => {
     return created.insertedId.toHexString();
   }
 
-  const handOver = (body: Record<string, unknown>) =>
+  const handOver = async (body: Record<string, unknown>, photo = mug) =>
     request(app.app)
       .post('/internal/bulk-generations')
       .send({
         userId: user,
         bulk_job_uuid: job,
         original_filename: 'mug.jpg',
-        image: mug,
+        photo: await storeBatchPhoto(stack.objectStore(), user, job, photo),
         presets: [],
         watermark: true,
         ...body,
@@ -77,11 +80,7 @@ describe('batch products handed over by bulk', () => {
 
   test('a photo that fails the checks: failed with the reason, every credit given back', async () => {
     const uuid = reserved(3);
-    const answer = await handOver({
-      generation_uuid: uuid,
-      count: 3,
-      image: Buffer.from('%PDF-1.7 not a photo').toString('base64'),
-    });
+    const answer = await handOver({ generation_uuid: uuid, count: 3 }, Buffer.from('%PDF-1.7 not a photo'));
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({
       outcome: 'failed',
@@ -90,6 +89,40 @@ describe('batch products handed over by bulk', () => {
     });
     expect([...stack.billing.refunds].filter((key) => key.startsWith(uuid))).toHaveLength(3);
   }, 120_000);
+
+  test("a photo is read only under its own batch's prefix in the batch photos' bucket: 400 otherwise, 404 when missing", async () => {
+    const uuid = reserved(1);
+    const store = stack.objectStore();
+    const own = await storeBatchPhoto(store, user, job, mug);
+    const otherUser = await storeBatchPhoto(store, newUserId(), job, mug);
+    const otherJob = await storeBatchPhoto(store, user, randomUUID(), mug);
+    const refused = [
+      otherUser,
+      otherJob,
+      { bucket: 'another-bucket', key: own.key },
+      { bucket: own.bucket, key: `generations/${randomUUID()}/original.jpg` },
+      { bucket: own.bucket, key: `${own.key.replace(/[^/]+$/, '')}../x/1.jpg` },
+    ];
+    for (const photo of refused) {
+      const answer = await handOver({ generation_uuid: uuid, count: 1, photo });
+      expect({ status: answer.status, error: answer.body.error }).toEqual({
+        status: 400,
+        error: NOT_A_BATCH_PHOTO_MESSAGE,
+      });
+    }
+    const missing = await handOver({
+      generation_uuid: uuid,
+      count: 1,
+      photo: { ...own, key: own.key.replace(/\/[0-9]+\.jpg$/, '/99999.jpg') },
+    });
+    expect({ status: missing.status, error: missing.body.error }).toEqual({
+      status: 404,
+      error: BATCH_PHOTO_NOT_FOUND_MESSAGE,
+    });
+    // Nothing was recorded or given back by a refused reference.
+    expect(await app.connection.collection('generations').countDocuments({ uuid })).toBe(0);
+    expect([...stack.billing.refunds].filter((key) => key.startsWith(uuid))).toEqual([]);
+  }, 60_000);
 
   test("presets by id: the user's own with their categories; an unknown one is a 404; a job's generations", async () => {
     const kitchen = await presetFor('kitchen');

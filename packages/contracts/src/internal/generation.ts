@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import {
-  base64ImageSchema,
   categoryIdSchema,
   checkReasonSchema,
   entityIdSchema,
@@ -14,6 +13,39 @@ import {
 } from '../entities';
 import { defineInternalRoute } from './route';
 
+/**
+ * Where a batch photo waits for generation, in bulk's bucket: `batches/<userId>/<bulkJobUuid>/<index>.<ext>`. Bulk
+ * writes it before the hand-over and removes it once generation has answered; generation reads only keys under the
+ * batch's own prefix (its user's, its job's), never an arbitrary key.
+ */
+export const BATCH_PHOTO_EXTENSIONS = ['jpg', 'jpeg', 'png', 'webp'] as const;
+
+export function batchPhotoPrefix(userId: string, bulkJobUuid: string): string {
+  return `batches/${userId}/${bulkJobUuid}/`;
+}
+
+export function batchPhotoKey(userId: string, bulkJobUuid: string, index: number, extension: string): string {
+  return `${batchPhotoPrefix(userId, bulkJobUuid)}${index}.${extension}`;
+}
+
+const batchPhotoName = new RegExp(`^(0|[1-9][0-9]{0,5})\\.(${BATCH_PHOTO_EXTENSIONS.join('|')})$`);
+
+/** The key names a photo of this user's batch: exactly `batches/<userId>/<bulkJobUuid>/<index>.<ext>`. */
+export function isBatchPhotoKey(key: string, userId: string, bulkJobUuid: string): boolean {
+  const prefix = batchPhotoPrefix(userId, bulkJobUuid);
+  return key.startsWith(prefix) && batchPhotoName.test(key.slice(prefix.length));
+}
+
+/** A batch photo by reference: the bucket and key bulk stored it under. */
+export const batchPhotoRefSchema = z.object({
+  bucket: z.string().min(3).max(63),
+  key: z.string().min(1).max(1024),
+});
+export type BatchPhotoRef = z.infer<typeof batchPhotoRefSchema>;
+
+/** The answer when a photo reference is not a photo of the request's own batch. */
+export const NOT_A_BATCH_PHOTO_MESSAGE = "The photo is not one of this batch's photos.";
+
 /*
  * Generation's internal endpoints, called by the bulk service (a batch creates one generation per product).
  * Generation serves them with service-kit `serveRoute`; bulk calls them through
@@ -22,8 +54,9 @@ import { defineInternalRoute } from './route';
 
 /**
  * POST /internal/bulk-generations: one batch product becomes a generation. Bulk has already reserved `count` credits
- * for it as gen:<generation_uuid>:0..count-1 (one batch reservation), so generation reserves nothing; it checks and
- * stores the photo, names its category and queues the render. With presets, only those of the product's category
+ * for it as gen:<generation_uuid>:0..count-1 (one batch reservation), so generation reserves nothing; it reads the
+ * photo from bulk's bucket by reference (400 unless the key is under the batch's own prefix and the bucket the batch
+ * photos' one; 404 when no such object), checks and stores it, names its category and queues the render. With presets, only those of the product's category
  * are used: none → `skipped`, fewer than `count` → the rest of the credits are given back (reason skipped). A photo
  * that fails the checks → `failed`, every credit given back. Idempotent by generation_uuid: a repeated call answers
  * what the first did.
@@ -33,8 +66,8 @@ export const createBulkGenerationRequestSchema = z.object({
   bulk_job_uuid: uuidSchema,
   generation_uuid: uuidSchema,
   original_filename: z.string().min(1).max(255),
-  /** The photo, base64. */
-  image: base64ImageSchema,
+  /** The photo, by reference: bulk stored it at `batchPhotoKey(userId, bulk_job_uuid, index, ext)`. */
+  photo: batchPhotoRefSchema,
   /** Credits reserved for this product (images per product). */
   count: numGeneratesSchema,
   presets: presetIdsSchema,
@@ -137,7 +170,7 @@ export const generationInternalRoutes = {
     summary: 'One batch product becomes a generation on credits bulk reserved (idempotent by generation_uuid).',
     request: { body: createBulkGenerationRequestSchema },
     response: createBulkGenerationResponseSchema,
-    errorStatuses: [409, 503],
+    errorStatuses: [400, 404, 409, 503],
   }),
   listBulkGenerations: defineInternalRoute({
     id: 'listBulkGenerations',

@@ -1,6 +1,14 @@
 import type { BulkJobCounts } from '@productgen/contracts';
 import type { Model } from 'mongoose';
-import type { CheckDocument, CheckOutcome, JobDocument, JobStage, ProductDocument, ProductState } from './models';
+import type {
+  CheckDocument,
+  CheckOutcome,
+  GenerationProgressDocument,
+  JobDocument,
+  JobStage,
+  ProductDocument,
+  ProductState,
+} from './models';
 
 export interface NewJob {
   uuid: string;
@@ -10,6 +18,15 @@ export interface NewJob {
   checkUncertain: boolean;
   uploadKey: string;
   products: Array<Pick<ProductDocument, 'index' | 'entry_index' | 'name' | 'generation_uuid'>>;
+}
+
+/** One of generation's messages about a generation of the job: images made, and its outcome once settled. */
+export interface GenerationEvent {
+  jobUuid: string;
+  userId: string;
+  generationUuid: string;
+  images: readonly number[];
+  outcome: GenerationProgressDocument['outcome'];
 }
 
 export interface Progress {
@@ -111,7 +128,9 @@ export class JobRepository {
   ): Promise<void> {
     const set: Record<string, unknown> = { [`products.${index}.state`]: state, [`products.${index}.error`]: error };
     if (check) set[`products.${index}.check`] = check;
-    await this.model.updateOne({ uuid, [`products.${index}.state`]: 'waiting' }, { $set: set }).exec();
+    await this.model
+      .updateOne({ uuid, [`products.${index}.state`]: 'waiting' }, { $set: set, $inc: { progress_rev: 1 } })
+      .exec();
   }
 
   /**
@@ -140,6 +159,7 @@ export class JobRepository {
             [`products.${index}.check.outcome`]: outcome,
             [`products.${index}.check.deciding_since`]: null,
           },
+          $inc: { progress_rev: 1 },
         },
       )
       .exec();
@@ -172,7 +192,7 @@ export class JobRepository {
         {
           $set: { [`${product}.generation_uuid`]: to, [`${product}.redos`]: redos + 1 },
           $push: { [`${product}.replaced_generation_uuids`]: from },
-          $inc: { generations_done: -1 },
+          $inc: { generations_done: -1, progress_rev: 1 },
         },
       )
       .exec();
@@ -188,7 +208,7 @@ export class JobRepository {
         {
           $set: { [`${product}.generation_uuid`]: to },
           $pull: { [`${product}.replaced_generation_uuids`]: to },
-          $inc: { [`${product}.redos`]: -1, generations_done: 1 },
+          $inc: { [`${product}.redos`]: -1, generations_done: 1, progress_rev: 1 },
         },
       )
       .exec();
@@ -252,11 +272,36 @@ export class JobRepository {
       .exec();
   }
 
-  /** Progress only moves forward; the finish happens once, and only after every product was handed over. */
-  async recordProgress(uuid: string, progress: Progress): Promise<void> {
-    await this.model
+  /**
+   * Records one of generation's messages on the job, whatever its order: images are added to a set and an outcome is
+   * only ever set (a generation settles once), so a repeated or late message changes nothing. A message naming a job
+   * that is not the user's is ignored. Answers whether the job exists for the user.
+   */
+  async recordGenerationEvent(event: GenerationEvent): Promise<boolean> {
+    const path = `generation_progress.${event.generationUuid}`;
+    const update: Record<string, unknown> = {
+      $addToSet: { [`${path}.images`]: { $each: [...event.images] } },
+      $inc: { progress_rev: 1 },
+    };
+    if (event.outcome) update.$set = { [`${path}.outcome`]: event.outcome };
+    const result = await this.model.updateOne({ uuid: event.jobUuid, user_id: event.userId }, update).exec();
+    return result.matchedCount === 1;
+  }
+
+  /**
+   * Records progress computed from the job as read at `rev`: false (nothing written) when anything it is computed
+   * from changed since, so the caller computes again from a fresh read. Progress only moves forward; the finish
+   * happens once, and only after every product was handed over.
+   */
+  async recordProgress(uuid: string, rev: number, progress: Progress): Promise<boolean> {
+    const result = await this.model
       .updateOne(
-        { uuid, stage: { $in: ACTIVE_STAGES }, generations_done: { $lte: progress.generationsDone } },
+        {
+          uuid,
+          stage: { $in: ACTIVE_STAGES },
+          progress_rev: rev === 0 ? { $in: [0, null] } : rev,
+          generations_done: { $lte: progress.generationsDone },
+        },
         {
           $set: {
             generations_done: progress.generationsDone,
@@ -266,10 +311,11 @@ export class JobRepository {
         },
       )
       .exec();
+    if (result.matchedCount === 0) return false;
     if (progress.finished) {
       await this.model
         .updateOne(
-          { uuid, stage: 'tracking' },
+          { uuid, stage: 'tracking', progress_rev: rev === 0 ? { $in: [0, null] } : rev },
           {
             $set: {
               stage: progress.finished.stage,
@@ -280,6 +326,7 @@ export class JobRepository {
         )
         .exec();
     }
+    return true;
   }
 
   countAll(): Promise<number> {

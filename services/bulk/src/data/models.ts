@@ -31,6 +31,17 @@ export interface CheckDocument {
   outcome: CheckOutcome | null;
 }
 
+/**
+ * What generation's messages said of one generation of the job (`generation.image_completed`, `.completed`,
+ * `.failed`): the images made and, once settled, its outcome. Kept per generation uuid, so a message of a generation
+ * a redo replaced, a repeated one or one arriving out of order changes nothing it should not.
+ */
+export interface GenerationProgressDocument {
+  /** Indexes of the images made, ascending. */
+  images: number[];
+  outcome: 'completed' | 'failed' | null;
+}
+
 export interface ProductDocument {
   /** Position among the zip's images (central directory order); also finds the entry again. */
   index: number;
@@ -64,6 +75,13 @@ export interface JobDocument {
   products: ProductDocument[];
   generations_total: number;
   generations_done: number;
+  /** By generation uuid: what generation announced of each (bulk never reads progress back from generation). */
+  generation_progress?: Record<string, GenerationProgressDocument>;
+  /**
+   * Counts every change progress is computed from (a message recorded, a product's state), so a refresh computed
+   * from an older read never overwrites a newer one.
+   */
+  progress_rev?: number;
   /** Where the products are, as of the last refresh (null before the first). */
   counts: BulkJobCounts | null;
   thumbnails: string[];
@@ -115,6 +133,8 @@ const jobSchema = new Schema<JobDocument>(
     products: { type: [productSchema], default: [] },
     generations_total: { type: Number, required: true },
     generations_done: { type: Number, default: 0 },
+    generation_progress: { type: Schema.Types.Mixed, default: () => ({}) },
+    progress_rev: { type: Number, default: 0 },
     counts: { type: Schema.Types.Mixed, default: null },
     thumbnails: { type: [String], default: [] },
     error: { type: String, default: null },

@@ -1,12 +1,14 @@
 import {
+  fillPath,
   limits,
+  routePaths,
   type BulkJob,
   type BulkJobCounts,
   type BulkJobStatus,
   type BulkJobSummary,
   type Generation,
 } from '@productgen/contracts';
-import type { JobDocument, JobStage, ProductDocument } from '../data/models';
+import type { GenerationProgressDocument, JobDocument, JobStage, ProductDocument } from '../data/models';
 import { folderNames } from './zip-rules';
 
 /** A generation as generation's internal list gives it: the public view plus the stored original's extension. */
@@ -15,8 +17,6 @@ export type JobGeneration = Generation & { original_extension: 'jpg' | 'png'; ob
 export const NOTHING_MATCHED_MESSAGE =
   'No product matched the categories of the chosen style presets, so nothing was created and no credits were used.';
 export const NOTHING_MADE_MESSAGE = 'No image could be made; every credit was given back.';
-
-const isFixed = (image: Generation['images'][number]) => image.metadata.fixes_done.every(Boolean);
 
 /** The public status (SPEC §4): pending until the first product is done, then processing, then the outcome. */
 export function publicStatus(job: Pick<JobDocument, 'stage' | 'generations_done'>): BulkJobStatus {
@@ -40,10 +40,18 @@ export interface ComputedProgress {
   outcome?: { stage: 'completed' | 'failed'; error: string | null };
 }
 
-/** Where one product is (`BulkJobCounts`), from its state with bulk and its generation's. */
+/** What generation announced of the product's current generation (nothing yet: undefined). */
+export function progressOf(
+  job: Pick<JobDocument, 'generation_progress'>,
+  product: Pick<ProductDocument, 'generation_uuid'>,
+): GenerationProgressDocument | undefined {
+  return job.generation_progress?.[product.generation_uuid];
+}
+
+/** Where one product is (`BulkJobCounts`), from its state with bulk and what generation announced of it. */
 export function productStatus(
   product: Pick<ProductDocument, 'state'>,
-  generation: Generation | undefined,
+  generation: GenerationProgressDocument | undefined,
 ): keyof BulkJobCounts {
   switch (product.state) {
     case 'skipped':
@@ -54,8 +62,8 @@ export function productStatus(
     case 'needs_check':
       return 'waiting_for_check';
     case 'handed':
-      if (generation?.metadata.status === 'completed') return 'done';
-      if (generation?.metadata.status === 'failed') return 'failed';
+      if (generation?.outcome === 'completed') return 'done';
+      if (generation?.outcome === 'failed') return 'failed';
       return 'rendering';
     default:
       // waiting for the hand-over, or a check decision on its way: rendering next.
@@ -63,27 +71,36 @@ export function productStatus(
   }
 }
 
+/** A finished image's link, as generation's lists give it (`output_url` of an image whose fixes are done). */
+function finishedImageUrl(generationUuid: string, index: number): string {
+  return `${fillPath(routePaths.downloadImage.path, { id: generationUuid, index })}?v=final`;
+}
+
 /**
- * Progress from generation's own records (the source of truth): a product is done when it was skipped, refused or
- * removed, or when its generation completed or failed. A product waiting for the seller's check is not done, so the
- * job is not finished while any waits. Computing it again from the same records gives the same answer, so any
- * number of refreshes (messages, polls, page views) agree.
+ * Progress from what generation announced (its `generation.*` messages, recorded on the job): a product is done when
+ * it was skipped, refused or removed, or when its generation completed or failed. A product waiting for the seller's
+ * check is not done, so the job is not finished while any waits. Computing it again from the same record gives the
+ * same answer, so any number of refreshes agree.
  */
-export function computeProgress(job: JobDocument, generations: readonly Generation[]): ComputedProgress {
-  const byUuid = new Map(generations.map((generation) => [generation.generation_uuid, generation]));
+export function computeProgress(job: JobDocument): ComputedProgress {
   const counts: BulkJobCounts = { done: 0, waiting_for_check: 0, rendering: 0, failed: 0 };
   let completed = 0;
   let skipped = 0;
+  const thumbnails: string[] = [];
   for (const product of job.products) {
-    const generation = byUuid.get(product.generation_uuid);
+    const generation = progressOf(job, product);
     counts[productStatus(product, generation)] += 1;
     if (product.state === 'skipped') skipped += 1;
-    if (product.state === 'handed' && generation?.metadata.status === 'completed') completed += 1;
+    if (product.state === 'handed' && generation?.outcome === 'completed') completed += 1;
+    if (product.state === 'handed' && generation) {
+      for (const index of [...generation.images].sort((a, b) => a - b)) {
+        if (thumbnails.length < limits.batchCardThumbnails) {
+          thumbnails.push(finishedImageUrl(product.generation_uuid, index));
+        }
+      }
+    }
   }
   const done = counts.done + counts.failed;
-  const thumbnails = orderedGenerations(job, generations)
-    .flatMap((generation) => generation.images.filter(isFixed).map((image) => image.output_url))
-    .slice(0, limits.batchCardThumbnails);
   const progress: ComputedProgress = { generationsDone: done, counts, thumbnails };
   if (job.stage === 'tracking' && done === job.generations_total) {
     if (completed > 0) progress.outcome = { stage: 'completed', error: null };
@@ -113,7 +130,7 @@ export function summaryView(job: JobDocument): BulkJobSummary {
     created_at: job.created_at.toISOString(),
     thumbnails: job.thumbnails,
     has_watermark: job.watermark,
-    counts: job.counts ?? computeProgress(job, []).counts,
+    counts: job.counts ?? computeProgress(job).counts,
   };
 }
 
@@ -194,12 +211,12 @@ const notIncludedReasons: Record<Exclude<keyof BulkJobCounts, 'done'>, string> =
  * What Download All says of the products it has no image of (waiting for check, rendering, failed, removed or
  * skipped), one line each; null when every product has its images.
  */
-export function notIncludedNote(job: JobDocument, generations: readonly Generation[]): string | null {
-  const byUuid = new Map(generations.map((generation) => [generation.generation_uuid, generation]));
+export function notIncludedNote(job: JobDocument, entries: readonly DownloadEntry[]): string | null {
+  const included = new Set(entries.map((entry) => entry.generationUuid));
   const lines: string[] = [];
   for (const product of job.products) {
-    const generation = byUuid.get(product.generation_uuid);
-    const status = productStatus(product, generation);
+    if (included.has(product.generation_uuid)) continue;
+    const status = productStatus(product, progressOf(job, product));
     if (status === 'done' && product.state === 'handed') continue;
     let reason: string;
     if (product.state === 'removed') reason = 'removed from the batch by you; its credits were given back';
