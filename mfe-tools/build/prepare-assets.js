@@ -1,62 +1,74 @@
 'use strict';
 // Build step of mfe-tools (before webpack): puts the tools' models in .assets/models and their before/after
 // samples in .assets/samples, where webpack copies them to dist/tool-assets/. The models come from MODELS_DIR (default models/cache, filled by `npm run models:fetch`
-// from ../shared/models); u2netp's float16 file becomes float32 here. Model files are build output, never
-// committed (.assets is git-ignored).
+// from ../shared/models) as the studio loads them: the statically quantized int8 rewrites of u2netp and
+// Real-ESRGAN that the studio engine derives from the files and checks against the manifest's sha256
+// (onnxruntime-web's WASM runs their QLinearConv faster than the float32 models, and they are ~3.5× smaller).
+// Model files are build output, never committed (.assets is git-ignored).
 
 const { spawnSync } = require('node:child_process');
-const { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } = require('node:fs');
+const { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } = require('node:fs');
 const path = require('node:path');
-const { convertFloat16ModelToFloat32 } = require('./onnx-fp16-to-fp32');
+const { ensureModels, ModelFilesMissingError } = require('@productgen/studio-engine');
 const { makeSamples } = require('./make-samples');
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 const modelsDir = path.resolve(repoRoot, process.env.MODELS_DIR || 'models/cache');
 const assetsDir = path.join(__dirname, '..', '.assets');
 
+/** The manifest's files the tools' models are derived from (models/manifest.json, `derived`). */
 const SOURCES = {
   segmentation: 'u2netp-fp16.onnx',
-  upscaler: 'realesr-general-x4v3-int8-dequant-fp32.onnx',
+  upscaler: 'realesr-general-x4v3-int8.onnx',
 };
 /** Names the browser fetches (src/runtime/assets.ts MODEL_FILES). */
 const OUTPUTS = {
-  segmentation: 'models/u2netp-fp32.onnx',
-  upscaler: 'models/realesr-general-x4v3-fp32.onnx',
+  segmentation: 'models/u2netp-int8.onnx',
+  upscaler: 'models/realesr-general-x4v3-int8-static.onnx',
 };
 
 function isFresh(output, input) {
   return existsSync(output) && statSync(output).mtimeMs >= statSync(input).mtimeMs;
 }
 
-function ensureSourceModels() {
-  const missing = Object.values(SOURCES).filter((file) => !existsSync(path.join(modelsDir, file)));
-  if (missing.length === 0) return;
-  console.log(`mfe-tools: ${missing.join(', ')} missing in ${modelsDir}; running npm run models:fetch`);
-  const result = spawnSync('npm', ['run', 'models:fetch', '--silent'], { cwd: repoRoot, stdio: 'inherit' });
-  if (result.status !== 0)
-    throw new Error('npm run models:fetch failed: the tools cannot be built without their models');
+/** The studio's own loader: verifies the model files and derives the int8 models, each checked against its sha256. */
+async function studioModels() {
+  try {
+    return await ensureModels(modelsDir, undefined);
+  } catch (error) {
+    if (!(error instanceof ModelFilesMissingError)) throw error;
+    console.log(`mfe-tools: ${error.problems.join('; ')}; running npm run models:fetch`);
+    const result = spawnSync('npm', ['run', 'models:fetch', '--silent'], { cwd: repoRoot, stdio: 'inherit' });
+    if (result.status !== 0)
+      throw new Error('npm run models:fetch failed: the tools cannot be built without their models');
+    return ensureModels(modelsDir, undefined);
+  }
 }
 
-function prepareModels() {
-  ensureSourceModels();
+async function prepareModels() {
   mkdirSync(path.join(assetsDir, 'models'), { recursive: true });
-  const segmentationSource = path.join(modelsDir, SOURCES.segmentation);
-  const segmentationOutput = path.join(assetsDir, OUTPUTS.segmentation);
-  if (!isFresh(segmentationOutput, segmentationSource)) {
-    const { bytes, widenedTensors, removedCasts } = convertFloat16ModelToFloat32(readFileSync(segmentationSource));
-    writeFileSync(segmentationOutput, bytes);
-    console.log(`mfe-tools: u2netp → float32 (${widenedTensors} tensors widened, ${removedCasts} casts removed)`);
+  // Files of earlier builds (the float32 models before) would be copied to dist too.
+  const shipped = new Set(Object.values(OUTPUTS).map((output) => path.basename(output)));
+  for (const file of readdirSync(path.join(assetsDir, 'models'))) {
+    if (!shipped.has(file)) rmSync(path.join(assetsDir, 'models', file), { force: true });
   }
-  const upscalerSource = path.join(modelsDir, SOURCES.upscaler);
-  const upscalerOutput = path.join(assetsDir, OUTPUTS.upscaler);
-  if (!isFresh(upscalerOutput, upscalerSource)) copyFileSync(upscalerSource, upscalerOutput);
+  const source = (model) => path.join(modelsDir, SOURCES[model]);
+  const stale = Object.keys(OUTPUTS).filter(
+    (model) => !existsSync(source(model)) || !isFresh(path.join(assetsDir, OUTPUTS[model]), source(model)),
+  );
+  if (stale.length === 0) return;
+  const files = await studioModels();
+  for (const model of stale) {
+    writeFileSync(path.join(assetsDir, OUTPUTS[model]), await files.read(model));
+    console.log(`mfe-tools: ${OUTPUTS[model]} (the studio's static int8 rewrite of ${SOURCES[model]})`);
+  }
 }
 
 module.exports = { assetsDir, OUTPUTS, SOURCES, modelsDir, prepareModels };
 
 if (require.main === module) {
   (async () => {
-    prepareModels();
+    await prepareModels();
     await makeSamples({
       assetsDir,
       segmentationModel: path.join(assetsDir, OUTPUTS.segmentation),

@@ -230,7 +230,7 @@ describe('free tools in Chromium against npm start', () => {
   test('a model that cannot be fetched shows the Model Error with the SPEC text', async () => {
     const context = await suite.browser.newContext();
     const page = await context.newPage();
-    await page.route('**/tool-assets/models/u2netp-fp32.onnx', (route) =>
+    await page.route('**/tool-assets/models/u2netp-int8.onnx', (route) =>
       route.fulfill({ status: 404, body: 'Not Found' }),
     );
     await page.goto(`${suite.platform.webUrl}/remove-background-shopify`);

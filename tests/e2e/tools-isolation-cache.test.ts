@@ -12,7 +12,7 @@ jest.setTimeout(300_000);
 
 const PHOTO = path.join(repoRoot, '..', 'shared', 'photos', 'test', 'kitchen', 'moka-pot.jpg');
 const MODEL_TIMEOUT_MS = 120_000;
-const REMOVER_MODEL = '/tool-assets/models/u2netp-fp32.onnx';
+const REMOVER_MODEL = '/tool-assets/models/u2netp-int8.onnx';
 
 const suite = platformInChromium('tools-isolation');
 

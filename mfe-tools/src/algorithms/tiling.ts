@@ -13,13 +13,20 @@ export interface Tile {
 }
 
 /**
- * Cuts an image into tiles of at most `tileSize` (plus `overlap` on each inner side) whose kept regions cover
- * every pixel exactly once. The model sees each tile's neighbours through the overlap, so seams do not show.
+ * Cuts an image into tiles of at most `tileSize` × `tileHeight` (plus `overlap` on each inner side) whose kept
+ * regions cover every pixel exactly once. The model sees each tile's neighbours through the overlap, so seams do
+ * not show.
  */
-export function planTiles(width: number, height: number, tileSize: number, overlap: number): Tile[] {
+export function planTiles(
+  width: number,
+  height: number,
+  tileSize: number,
+  overlap: number,
+  tileHeight = tileSize,
+): Tile[] {
   const tiles: Tile[] = [];
-  for (let keepY = 0; keepY < height; keepY += tileSize) {
-    const keepHeight = Math.min(tileSize, height - keepY);
+  for (let keepY = 0; keepY < height; keepY += tileHeight) {
+    const keepHeight = Math.min(tileHeight, height - keepY);
     for (let keepX = 0; keepX < width; keepX += tileSize) {
       const keepWidth = Math.min(tileSize, width - keepX);
       const x = Math.max(0, keepX - overlap);
@@ -59,4 +66,13 @@ export function placeTile(
     const target = ((tile.keepY * scale + y) * outputRow + tile.keepX * scale) * 4;
     output.set(tileOutput.subarray(source, source + tile.keepWidth * scale * 4), target);
   }
+}
+
+/**
+ * The tile plan that sends the fewest pixels through a model whose tiles may be at most `maxTile` a side: each
+ * side split into the fewest equal parts (a 384-px side: two of 192, not 128 + 128 + 128 with twice the overlaps).
+ */
+export function planEvenTiles(width: number, height: number, maxTile: number, overlap: number): Tile[] {
+  const part = (side: number) => Math.ceil(side / Math.ceil(side / maxTile));
+  return planTiles(width, height, part(width), overlap, part(height));
 }

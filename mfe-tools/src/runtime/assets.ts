@@ -14,8 +14,8 @@ export function toolAssetUrl(relativePath: string): string {
 }
 
 export const MODEL_FILES = {
-  segmentation: 'models/u2netp-fp32.onnx',
-  upscaler: 'models/realesr-general-x4v3-fp32.onnx',
+  segmentation: 'models/u2netp-int8.onnx',
+  upscaler: 'models/realesr-general-x4v3-int8-static.onnx',
 } as const;
 
 export type ToolModel = keyof typeof MODEL_FILES;

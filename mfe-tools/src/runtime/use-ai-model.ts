@@ -75,8 +75,9 @@ export function useAiModel(model: ToolModel, { allowGpu }: { allowGpu: boolean }
       } catch {
         throw new Error(TEXTS.modelLoadFailed);
       }
-      // Named measures: visible in the browser's performance panel and read by `npm run bench:tools`. The session
-      // includes compiling onnxruntime's WebAssembly and starting its threads.
+      // Named measures: visible in the browser's performance panel and read by `npm run bench:tools`. The runtime
+      // includes compiling onnxruntime's WebAssembly and starting its threads (the worker's warm-up), so the session
+      // is the model's own.
       performance.measure(`${model} model load: runtime`, { start: started, end: runtimeReady });
       performance.measure(`${model} model load: waiting for the model file`, { start: runtimeReady, end: bytesReady });
       performance.measure(`${model} model load: session`, { start: bytesReady });

@@ -10,6 +10,12 @@ import type { AiReply, AiRequest, ExecutionBackend } from './protocol';
 
 declare const self: DedicatedWorkerGlobalScope;
 
+/**
+ * The smallest model (one Identity node, made with onnx-proto): creating its session makes onnxruntime compile and
+ * instantiate its WebAssembly and start its threads at 'init', while the page still loads the real model's bytes.
+ */
+const RUNTIME_WARM_UP_MODEL = 'CAc6NwoQCgF4EgF5IghJZGVudGl0eRIBd1oPCgF4EgoKCAgBEgQKAggBYg8KAXkSCgoICAESBAoCCAFCAhAL';
+
 let ort: typeof OrtModule | undefined;
 let backend: ExecutionBackend = 'wasm';
 let session: OrtModule.InferenceSession | undefined;
@@ -49,6 +55,11 @@ async function handle(request: AiRequest): Promise<void> {
         request.backend === 'webgpu' ? await import('onnxruntime-web/webgpu') : await import('onnxruntime-web/wasm');
       backend = request.backend;
       ort.env.wasm.numThreads = request.threads;
+      const warmUp = await ort.InferenceSession.create(
+        Uint8Array.from(atob(RUNTIME_WARM_UP_MODEL), (char) => char.charCodeAt(0)),
+        { executionProviders: ['wasm'] },
+      );
+      await warmUp.release();
       post({ type: 'done', id: request.id, backend });
       return;
     }

@@ -1,4 +1,4 @@
-import { placeTile, planTiles } from '../../src/algorithms/tiling';
+import { placeTile, planEvenTiles, planTiles } from '../../src/algorithms/tiling';
 
 describe('tiling', () => {
   it('covers every pixel exactly once with kept regions, reading an overlap around them', () => {
@@ -15,6 +15,27 @@ describe('tiling', () => {
     expect(tiles).toHaveLength(6);
     expect(covered.every((count) => count === 1)).toBe(true);
     expect(tiles[4]).toMatchObject({ x: 116, y: 116, width: 152, height: 54 });
+  });
+
+  it('splits each side into the fewest equal tiles, so fewer overlap pixels go through the model', () => {
+    const pixels = (tiles: ReturnType<typeof planTiles>) => tiles.reduce((sum, t) => sum + t.width * t.height, 0);
+    const even = planEvenTiles(384, 384, 256, 8);
+    expect(even.map((t) => [t.width, t.height])).toEqual([
+      [200, 200],
+      [200, 200],
+      [200, 200],
+      [200, 200],
+    ]);
+    expect(pixels(even)).toBe(160_000);
+    expect(pixels(planTiles(384, 384, 128, 8))).toBe(173_056);
+    expect(planEvenTiles(600, 200, 256, 8).map((t) => [t.keepWidth, t.keepHeight])).toEqual([
+      [200, 200],
+      [200, 200],
+      [200, 200],
+    ]);
+    expect(planEvenTiles(100, 80, 256, 8)).toEqual([
+      { x: 0, y: 0, width: 100, height: 80, keepX: 0, keepY: 0, keepWidth: 100, keepHeight: 80 },
+    ]);
   });
 
   it('places the kept part of a scaled tile output', () => {
