@@ -1,9 +1,10 @@
 /**
  * @jest-environment node
  */
-// The tools ship the studio's statically quantized int8 models (build/prepare-assets.js): here they are checked
-// against the float32 models the tools shipped before, on real photos, through the browser's own code
-// (segmentProduct with its mask refinement, the tiled upscaleImage), in onnxruntime-node.
+// The tools ship the studio's statically quantized int8 models, pre-optimized (build/prepare-assets.js; the very
+// bytes the build writes): here they are checked against the float32 models the tools shipped before, on real
+// photos, through the browser's own code (segmentProduct with its mask refinement, the tiled upscaleImage), in
+// onnxruntime-node.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import sharp from 'sharp';
@@ -16,14 +17,16 @@ const { convertFloat16ModelToFloat32 } = require('../../build/onnx-fp16-to-fp32'
   convertFloat16ModelToFloat32(bytes: Uint8Array): { bytes: Uint8Array };
 };
 
-interface ModelFiles {
-  read(name: 'segmentation' | 'upscaler'): Promise<Uint8Array>;
-}
-// The studio engine's model loader, as the build uses it (its Node sources do not typecheck under this browser
-// workspace's settings, so only the one function is typed here).
+type ModelFiles = unknown;
+// The studio engine's model loader and the build's model step (its Node sources do not typecheck under this browser
+// workspace's settings, so only the functions used are typed here).
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
 const { ensureModels } = require('@productgen/studio-engine') as {
   ensureModels(modelsDir: string, sharedDir: undefined): Promise<ModelFiles>;
+};
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the build script is CommonJS JavaScript
+const { toolModelBytes } = require('../../build/prepare-assets') as {
+  toolModelBytes(files: ModelFiles, model: 'segmentation' | 'upscaler'): Promise<Uint8Array>;
 };
 
 jest.setTimeout(300_000);
@@ -105,7 +108,7 @@ beforeAll(async () => {
 describe('the int8 models the tools ship, against the float32 models', () => {
   it('cut out the same products (mask IoU after the refinement)', async () => {
     const [int8, float] = await Promise.all([
-      files.read('segmentation').then(load),
+      toolModelBytes(files, 'segmentation').then(load),
       load(convertFloat16ModelToFloat32(readFileSync(path.join(sharedModels, 'u2netp-fp16.onnx'))).bytes),
     ]);
     const measured: string[] = [];
@@ -124,7 +127,7 @@ describe('the int8 models the tools ship, against the float32 models', () => {
 
   it('upscale to nearly the same picture (PSNR against the float model)', async () => {
     const [int8, float] = await Promise.all([
-      files.read('upscaler').then(load),
+      toolModelBytes(files, 'upscaler').then(load),
       load(readFileSync(path.join(sharedModels, 'realesr-general-x4v3-int8-dequant-fp32.onnx'))),
     ]);
     const measured: number[] = [];
