@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startDistributedPlatform } from '../support/distributed-platform';
 import { repoRoot, signInWithDevIdentity, type PlatformProcess } from '../support/platform-process';
-import { pollUntil } from '../support/poll';
+import { pollUntil } from '@productgen/test-kit';
 import { withRabbitMq } from '../support/rabbitmq';
 
 // `npm run start:distributed` (scripts/distributed/start.mjs): every compose service as its own process from its

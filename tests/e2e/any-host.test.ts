@@ -9,7 +9,7 @@ import {
   startPlatformProcess,
   type PlatformProcess,
 } from '../support/platform-process';
-import { pollUntil } from '../support/poll';
+import { pollUntil } from '@productgen/test-kit';
 import { buyThroughDevCheckout, creditsLink, signInThroughDevDialog } from '../support/platform-ui';
 
 // Issue 9's "any host works": the platform as `npm start` runs it, opened at http://127.0.0.1:<port>, at

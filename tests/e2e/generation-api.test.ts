@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { readStoppedPlatformObjectKeys } from '../support/object-store';
 import { readStoppedPlatformDatabase } from '../support/platform-database';
 import { signInWithDevIdentity, startPlatformProcess, type PlatformProcess } from '../support/platform-process';
-import { pollUntil } from '../support/poll';
+import { pollUntil } from '@productgen/test-kit';
 import { readZipEntries } from '../support/zip';
 
 // Issue 5's API flow against the platform as `npm start` runs it, through the one API origin (the gateway): sign

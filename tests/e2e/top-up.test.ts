@@ -7,7 +7,7 @@ import { collectPageProblems, launchBrowser, waitForImages } from '../support/br
 import { repoRoot, startPlatformProcess, type PlatformProcess } from '../support/platform-process';
 import { buyThroughDevCheckout, creditsLink, sessionKeyOf, signInThroughDevDialog } from '../support/platform-ui';
 import { journey } from '../support/journey';
-import { pollUntil } from '../support/poll';
+import { pollUntil } from '@productgen/test-kit';
 
 // Issue 9's money path after a top-up, as a new user meets it in Chromium against `npm start`. The create screen
 // is open on an analysed photo (a first creation: 5 images) while the account's credits are spent elsewhere down to

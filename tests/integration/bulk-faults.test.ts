@@ -5,7 +5,7 @@ import { startDistributedPlatform, type DistributedPlatform } from '../support/d
 import { GENERATION_BUCKET } from '../support/distributed-services';
 import { listObjectKeys } from '../support/object-store';
 import { signInWithDevIdentity } from '../support/platform-process';
-import { pollUntil } from '../support/poll';
+import { pollUntil } from '@productgen/test-kit';
 import { plainRequest } from './batch/platform';
 import { batchForm, makeZip } from './batch/zips';
 import { closeVhostConnections, withRabbitMq } from '../support/rabbitmq';

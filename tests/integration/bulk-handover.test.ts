@@ -1,4 +1,4 @@
-import { serviceCallHeaders } from '@productgen/test-kit';
+import { pollUntil, serviceCallHeaders } from '@productgen/test-kit';
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -12,7 +12,6 @@ import {
 } from '../support/distributed-services';
 import { listObjectKeys } from '../support/object-store';
 import { freePort, signInWithDevIdentity } from '../support/platform-process';
-import { pollUntil } from '../support/poll';
 import type { ServiceProcess } from '../support/service-process';
 import { plainRequest } from './batch/platform';
 import { batchForm, makeZip } from './batch/zips';

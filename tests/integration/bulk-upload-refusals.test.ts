@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { payloadTooLargeMessage } from '../../services/gateway/src/domain/routing';
 import { zipTooLargeMessage } from '../../services/bulk/src/domain/zip-rules';
-import { pollUntil } from '../support/poll';
+import { pollUntil } from '@productgen/test-kit';
 import { startInProcessPlatform, type InProcessPlatform } from './batch/platform';
 import { batchForm } from './batch/zips';
 

@@ -1,4 +1,4 @@
-import { serviceCallHeaders } from '@productgen/test-kit';
+import { pollUntil, serviceCallHeaders } from '@productgen/test-kit';
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -11,7 +11,6 @@ import {
   type GenerationStatusAnswer,
 } from '../support/distributed-services';
 import { signInWithDevIdentity } from '../support/platform-process';
-import { pollUntil } from '../support/poll';
 import type { ServiceProcess } from '../support/service-process';
 import { withRabbitMq } from '../support/rabbitmq';
 

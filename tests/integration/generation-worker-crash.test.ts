@@ -1,4 +1,4 @@
-import { serviceCallHeaders } from '@productgen/test-kit';
+import { pollUntil, serviceCallHeaders } from '@productgen/test-kit';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -11,7 +11,6 @@ import {
 } from '../support/distributed-services';
 import { listObjectKeys } from '../support/object-store';
 import { signInWithDevIdentity } from '../support/platform-process';
-import { pollUntil } from '../support/poll';
 import type { ServiceProcess } from '../support/service-process';
 import { withRabbitMq } from '../support/rabbitmq';
 

@@ -7,9 +7,9 @@ import {
 } from '@productgen/bus';
 import { createGateway, loadGatewayConfig, type Gateway } from '@productgen/gateway';
 import { createLogger } from '@productgen/service-kit';
-import { LoopbackServers, TEST_SERVICE_AUTH_SECRET } from '@productgen/test-kit';
-import { MongoFixture, signInDev, startTestService, type TestService } from '../../services/auth/test/helpers';
-import { pollUntil } from '../support/poll';
+import { LoopbackServers, pollUntil, TEST_SERVICE_AUTH_SECRET } from '@productgen/test-kit';
+import { signInDev, startTestService, type TestService } from '@productgen/test-kit/auth-service';
+import { MongoFixture } from '@productgen/test-kit/mongo-fixture';
 import { createThrowawayVhost, type ThrowawayVhost } from '../support/rabbitmq';
 
 // Every gateway replica keeps verified sessions in a short cache, and a service behind it (billing here, a stand-in

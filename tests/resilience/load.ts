@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { pollUntil } from '../support/poll';
+import { pollUntil } from '@productgen/test-kit';
 
 /** One load run's figures, as the resilience table prints them. */
 export interface LoadFigures {

@@ -5,7 +5,7 @@ import { startDistributedPlatform, type DistributedPlatform } from '../support/d
 import { GENERATION_BUCKET } from '../support/distributed-services';
 import { BusRecorder, checkHistory, readStoredEffects, type HistorySummary } from '../support/history';
 import { repoRoot, signInWithDevIdentity } from '../support/platform-process';
-import { pollUntil } from '../support/poll';
+import { pollUntil } from '@productgen/test-kit';
 import { closeVhostConnections, vhostUrl, withRabbitMq } from '../support/rabbitmq';
 import { printedFirstLine, readyzOn, RehearsalProcesses } from '../support/rehearsal-processes';
 import { plainRequest } from '../integration/batch/platform';

@@ -1,7 +1,7 @@
 import amqp, { type Channel, type ChannelModel } from 'amqplib';
 import { connectMongo, createLogger } from '@productgen/service-kit';
 import { listObjectKeys, type S3Access } from './object-store';
-import { pollUntil } from './poll';
+import { pollUntil } from '@productgen/test-kit';
 
 /**
  * A Jepsen-style history of one run: every effect the platform made, read from where it is kept (billing's ledger

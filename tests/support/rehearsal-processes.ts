@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile, readlink } from 'node:fs/promises';
-import { pollUntil } from './poll';
+import { pollUntil } from '@productgen/test-kit';
 
 /**
  * Killing and restarting single processes of the distributed rehearsal (`npm run start:distributed`). The launcher

@@ -9,13 +9,12 @@ import {
 } from '@productgen/contracts';
 import { AppError, serveRoute } from '@productgen/service-kit';
 import { makeZip } from '../../../tests/integration/batch/zips';
-import { pollUntil } from '../../../tests/support/poll';
 import { readZipEntries } from '../../../tests/support/zip';
 import { JOB_NOT_FOUND_MESSAGE, NOT_WAITING_MESSAGE, UNCHECKED_RENDER_AFTER_MS } from '../src/batch-review';
 import type { JobDocument } from '../src/data/models';
 import { NOT_INCLUDED_FILENAME } from '../src/domain/job';
 import { announceCompleted, startBulkTestBed, stubService, uploadBatch, type BulkTestBed } from './test-bed';
-import { serviceCallHeaders } from '@productgen/test-kit';
+import { pollUntil, serviceCallHeaders } from '@productgen/test-kit';
 
 // Batch review through bulk's API on the real embedded MongoDB and S3: products generation holds ("Needs your
 // check") wait, the others render; the seller lists them, confirms, fixes or removes each (another user's job 404,

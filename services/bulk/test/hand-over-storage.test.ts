@@ -4,7 +4,7 @@ import { billingInternalRoutes, generationInternalRoutes, isBatchPhotoKey } from
 import { serveRoute } from '@productgen/service-kit';
 import { makeZip } from '../../../tests/integration/batch/zips';
 import { listObjectKeys } from '../../../tests/support/object-store';
-import { pollUntil } from '../../../tests/support/poll';
+import { pollUntil } from '@productgen/test-kit';
 import type { JobDocument } from '../src/data/models';
 import { startBulkTestBed, stubService, uploadBatch, type BulkTestBed } from './test-bed';
 

@@ -4,87 +4,38 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import express from 'express';
-import mongoose, { type Connection } from 'mongoose';
+import type { Connection } from 'mongoose';
 import request from 'supertest';
 import { createInProcessBroker, createInProcessBus, type InProcessBroker, type MessageBus } from '@productgen/bus';
-import { authInternalRoutes, type GenerationStatusResponse } from '@productgen/contracts';
-import { startEmbeddedMongo, type EmbeddedMongo } from '@productgen/embedded-mongo';
+import type { GenerationStatusResponse } from '@productgen/contracts';
 import { startEmbeddedS3, type EmbeddedS3 } from '@productgen/embedded-s3';
-import {
-  AppError,
-  createLogger,
-  createObjectStore,
-  errorHandler,
-  loadConfig,
-  serveRoute,
-  type ObjectStore,
-} from '@productgen/service-kit';
+import { createLogger, createObjectStore, loadConfig, type ObjectStore } from '@productgen/service-kit';
 import { closeStudioThreads } from '@productgen/studio-engine';
+import { startAuthFixture, type AuthFixture } from '@productgen/test-kit/auth-fixture';
 import { BillingFixture } from '@productgen/test-kit/billing-fixture';
-import { LoopbackServers } from '@productgen/test-kit';
+import { MongoFixture } from '@productgen/test-kit/mongo-fixture';
 import { createGenerationService, generationConfigSchema, type GenerationService } from '../src';
 
 export const silentLogger = createLogger({ service: 'generation-test', level: 'silent' });
 export const PHOTOS_DIR = path.resolve(__dirname, '../../../../shared/photos');
 export const SHARED_MODELS_DIR = path.resolve(__dirname, '../../../../shared/models');
 
-/**
- * Auth's internal user route, served from the contracts' declaration (the auth contract suite checks it answers as
- * the real auth does). The users it knows are those a test gives brand colours (an empty list for none); any other
- * id is a 404, which the renderer takes as "no brand colours".
- */
-export class AuthFixture {
-  readonly brandColors = new Map<string, string[]>();
-  private readonly servers = new LoopbackServers();
-  private origin: string | undefined;
-
-  get url(): string {
-    if (!this.origin) throw new Error('auth fixture not started');
-    return this.origin;
-  }
-
-  async start(): Promise<void> {
-    const app = express();
-    serveRoute(app, authInternalRoutes.getUser, ({ params }) => {
-      const brandColors = this.brandColors.get(params.id);
-      if (!brandColors) throw AppError.notFound('User not found');
-      return {
-        id: params.id,
-        name: 'Test Seller',
-        email: `${params.id}@example.com`,
-        picture: '',
-        credits: 0,
-        site_url: '',
-        shop_context: [],
-        flags: { is_first_generation: false, showSiteUrlTooltip: false },
-        brand_colors: brandColors,
-      };
-    });
-    app.use(errorHandler());
-    this.origin = await this.servers.listen(app);
-  }
-
-  async stop(): Promise<void> {
-    await this.servers.close();
-  }
-}
-
 /** Embedded MongoDB and S3 in temporary folders, the in-process broker, billing and auth fixtures. */
 export class Stack {
-  mongo!: EmbeddedMongo;
+  readonly mongo = new MongoFixture('generation');
   s3!: EmbeddedS3;
   broker!: InProcessBroker;
   readonly billing = new BillingFixture();
-  readonly auth = new AuthFixture();
+  auth!: AuthFixture;
   private dir = '';
   private readonly closers: (() => Promise<void>)[] = [];
 
   async start(): Promise<void> {
     this.dir = await mkdtemp(path.join(tmpdir(), 'generation-test-'));
-    this.mongo = await startEmbeddedMongo({ port: 0, dbPath: path.join(this.dir, 'mongo') });
+    await this.mongo.start();
     this.s3 = await startEmbeddedS3({ dataDir: path.join(this.dir, 's3') });
     this.broker = createInProcessBroker();
-    await Promise.all([this.billing.start(), this.auth.start()]);
+    [this.auth] = await Promise.all([startAuthFixture(), this.billing.start()]);
   }
 
   objectStore(bucket = 'generation-test'): ObjectStore {
@@ -96,10 +47,8 @@ export class Stack {
     });
   }
 
-  async connect(dbName: string): Promise<Connection> {
-    const connection = await mongoose.createConnection(this.mongo.url, { dbName }).asPromise();
-    this.closers.push(() => connection.close());
-    return connection;
+  connect(dbName: string): Promise<Connection> {
+    return this.mongo.connect(dbName);
   }
 
   bus(): MessageBus {
@@ -148,9 +97,9 @@ export class Stack {
     // The inference thread's message port would keep the test process alive after the last test.
     await closeStudioThreads();
     await this.broker?.close();
-    await Promise.all([this.billing.stop(), this.auth.stop()]);
+    await Promise.all([this.billing.stop(), this.auth?.close()]);
     await this.s3?.stop();
-    await this.mongo?.stop();
+    await this.mongo.stop();
     if (this.dir) await rm(this.dir, { recursive: true, force: true });
   }
 }

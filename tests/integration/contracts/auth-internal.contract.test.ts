@@ -2,12 +2,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { authInternalRoutes, internalUserSchema } from '@productgen/contracts';
 import { AppError, createInternalApiClient } from '@productgen/service-kit';
-import { MongoFixture, signInDev, startTestService, type TestService } from '../../../services/auth/test/helpers';
-import { KNOWN_SESSIONS, startAuthFixture } from '../../../services/gateway/test/helpers';
-import { AuthFixture } from '../../../services/generation/test/helpers';
+import { KNOWN_SESSIONS, startAuthFixture } from '@productgen/test-kit/auth-fixture';
+import { signInDev, startTestService, type TestService } from '@productgen/test-kit/auth-service';
+import { MongoFixture } from '@productgen/test-kit/mongo-fixture';
 
-// One contract, several implementations: auth's internal routes as the real auth service answers them, and as the
-// stand-ins answer them that the gateway tests (session check) and the generation tests (the user) run against.
+// One contract, two implementations: auth's internal routes as the real auth service answers them, and as test-kit's
+// stand-in answers them, which the gateway tests (session check) and the generation tests (the user) run against.
 jest.setTimeout(120_000);
 
 /** A running implementation of the session check. */
@@ -85,8 +85,8 @@ const realSessionCheck: Implementation<SessionCheck> = {
   },
 };
 
-const gatewayStandIn: Implementation<SessionCheck> = {
-  name: 'stand-in (gateway tests)',
+const sessionCheckStandIn: Implementation<SessionCheck> = {
+  name: 'stand-in (test-kit)',
   async start() {
     const fixture = await startAuthFixture();
     const sessions = Object.entries(KNOWN_SESSIONS);
@@ -118,11 +118,10 @@ const realUserLookup: Implementation<UserLookup> = {
   },
 };
 
-const generationStandIn: Implementation<UserLookup> = {
-  name: 'stand-in (generation tests)',
+const userLookupStandIn: Implementation<UserLookup> = {
+  name: 'stand-in (test-kit)',
   async start() {
-    const fixture = new AuthFixture();
-    await fixture.start();
+    const fixture = await startAuthFixture();
     return {
       url: fixture.url,
       user: async () => {
@@ -130,7 +129,7 @@ const generationStandIn: Implementation<UserLookup> = {
         fixture.brandColors.set(userId, []);
         return userId;
       },
-      close: () => fixture.stop(),
+      close: () => fixture.close(),
     };
   },
 };
@@ -144,7 +143,7 @@ async function refusal(call: Promise<unknown>): Promise<{ status: number; messag
   return { status: error.status, message: error.message };
 }
 
-describe.each([gatewayStandIn, realSessionCheck])('auth internal session check: $name', (implementation) => {
+describe.each([sessionCheckStandIn, realSessionCheck])('auth internal session check: $name', (implementation) => {
   let running: SessionCheck;
   const client = () => createInternalApiClient(authInternalRoutes, { baseUrl: running.url, target: 'auth' });
 
@@ -178,7 +177,7 @@ describe.each([gatewayStandIn, realSessionCheck])('auth internal session check: 
   });
 });
 
-describe.each([generationStandIn, realUserLookup])('auth internal user: $name', (implementation) => {
+describe.each([userLookupStandIn, realUserLookup])('auth internal user: $name', (implementation) => {
   let running: UserLookup;
   const client = () => createInternalApiClient(authInternalRoutes, { baseUrl: running.url, target: 'auth' });
 

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { OUT_OF_CREDITS_MESSAGE, RESERVATION_CONFLICT_MESSAGE, billingInternalRoutes } from '@productgen/contracts';
 import { AppError, createInternalApiClient, type InternalApiClient } from '@productgen/service-kit';
 import { BillingFixture } from '@productgen/test-kit/billing-fixture';
-import { MongoFixture, newUserId, signedUpUser, startTestService, topUp } from '../../../services/billing/test/helpers';
+import { newUserId, signedUpUser, startTestService, topUp } from '@productgen/test-kit/billing-service';
+import { MongoFixture } from '@productgen/test-kit/mongo-fixture';
 
 // One contract, two implementations: billing's internal routes as the real billing service answers them, and as the
 // stand-in the generation tests run against answers them. A stand-in that drifts from the real semantics hid a bug

@@ -1,4 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import type { BusMessage, MessageBus } from '@productgen/bus';
 
 /**
  * Reads a value again and again until `isDone` accepts it, and resolves with that value. Meant for state another
@@ -23,4 +24,22 @@ export async function pollUntil<T>(
     }
     await delay(intervalMs);
   }
+}
+
+/** Polls `check` until it returns true (state reached through a background consumer), or fails after the timeout. */
+export async function waitFor(
+  check: () => Promise<boolean> | boolean,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<void> {
+  await pollUntil(what, async () => check(), Boolean, { timeoutMs, intervalMs: 20 });
+}
+
+/** Collects the messages of some topics on a queue of its own (the array fills as they arrive). */
+export async function collectMessages(bus: MessageBus, queue: string, topics: string[]): Promise<BusMessage[]> {
+  const received: BusMessage[] = [];
+  await bus.subscribe(queue, topics, async (message) => {
+    received.push(message);
+  });
+  return received;
 }
