@@ -21,7 +21,7 @@ module.exports = function browserProject(dir) {
       '\\.(png|jpe?g|gif|webp|svg)$': require.resolve('./file-stub.js'),
     },
     setupFiles: [require.resolve('./jsdom-polyfills.js')],
-    setupFilesAfterEnv: ['@testing-library/jest-dom'],
+    setupFilesAfterEnv: ['@testing-library/jest-dom', require.resolve('./testing-library-setup.js')],
     testMatch: extensions.flatMap((extension) => [
       `<rootDir>/test/**/*.test.${extension}`,
       `<rootDir>/src/**/*.test.${extension}`,
