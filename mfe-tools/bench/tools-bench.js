@@ -172,7 +172,7 @@ async function main() {
     console.log(
       `  device                                    ${remover.backend.replace(/^AI ready · runs on this device: /, '')}`,
     );
-    console.log(`  u2netp (fp32) runtime + model load        ${s(remover.load)}`);
+    console.log(`  u2netp (int8) runtime + model load        ${s(remover.load)}`);
     console.log(`  the same, second visit (model cache)      ${cached(remover)}`);
     console.log(`  background removal, 1024-px photo         ${s(remover.run)}  (goal ≤ 1.50 s), of which:`);
     for (const [stage, seconds] of Object.entries(remover.stageSeconds)) {
@@ -187,7 +187,7 @@ async function main() {
       await photo(path.join(files, 'upscaler.jpg'), 384),
       'Upscale',
     );
-    console.log(`  Real-ESRGAN x4 runtime + model load       ${s(upscaler.load)}`);
+    console.log(`  Real-ESRGAN x4 (int8) runtime + model load${s(upscaler.load)}`);
     console.log(`  the same, second visit (model cache)      ${cached(upscaler)}`);
     console.log(`  upscaling, 384-px photo (→ 1536 px)       ${s(upscaler.run)}  (goal ≤ 5.00 s)`);
     console.log(`  eraser fill, 2 % mask at 1024×768         ${s(await benchFill(browser, platform.webUrl, 0.02))}`);
