@@ -8,7 +8,7 @@ import { repoRoot } from '../support/platform-process';
 import { platformInChromium } from '../support/platform-suite';
 import { buyThroughDevCheckout, creditsLink, sessionKeyOf, signInThroughDevDialog } from '../support/platform-ui';
 import { blurredBeyondCertainty } from '../support/uncertain-photo';
-import { readZipEntries } from '../support/zip';
+import { readZipEntries } from '@productgen/test-kit/zips';
 
 // Issue 31's batch review as a seller meets it in Chromium against `npm start`: a batch of 4 products, 2 of them
 // blurred demo photos the engine is unsure of, uploaded with "Check uncertain products before rendering" on → those

@@ -7,7 +7,7 @@ import { repoRoot, type PlatformProcess } from '../support/platform-process';
 import { platformKind, startPlatformUnderTest } from '../support/platform-kind';
 import { recordTextHistory } from '../support/text-history';
 import { swipeHorizontally } from '../support/touch';
-import { readZipEntries } from '../support/zip';
+import { readZipEntries } from '@productgen/test-kit/zips';
 import { journey } from '../support/journey';
 import { sessionKeyOf, signInBrowserContext } from '../support/platform-ui';
 

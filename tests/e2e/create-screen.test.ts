@@ -9,7 +9,7 @@ import { platformKind, startPlatformUnderTest } from '../support/platform-kind';
 import { recordTextHistory } from '../support/text-history';
 import { swipeHorizontally } from '../support/touch';
 import { journey } from '../support/journey';
-import { readZipEntries } from '../support/zip';
+import { readZipEntries } from '@productgen/test-kit/zips';
 
 // Issue 6's create screen, as a new user meets it in Chromium against the platform as `npm start` runs it (the
 // generation service analyses and renders with its real models): sign in, the first-generation screen, one photo

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
-import { readStoppedPlatformObjectKeys } from '../support/object-store';
+import { readStoppedPlatformObjectKeys } from '@productgen/test-kit/object-store';
 import { readStoppedPlatformDatabase } from '../support/platform-database';
 import { signInWithDevIdentity, startPlatformProcess, type PlatformProcess } from '../support/platform-process';
 import { pollUntil } from '@productgen/test-kit';
-import { readZipEntries } from '../support/zip';
+import { readZipEntries } from '@productgen/test-kit/zips';
 
 // Issue 5's API flow against the platform as `npm start` runs it, through the one API origin (the gateway): sign
 // in, analyse a test photo, create three images, follow the status to the end, download them the way a plain

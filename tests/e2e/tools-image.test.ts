@@ -6,7 +6,7 @@ import { collectPageProblems } from '../support/browser';
 import { platformInChromium } from '../support/platform-suite';
 import { repoRoot } from '../support/platform-process';
 import { recordTextHistory } from '../support/text-history';
-import { readZipEntries } from '../support/zip';
+import { readZipEntries } from '@productgen/test-kit/zips';
 
 // Issue 12's free tools that take several images (resizer, background remover, upscaler), in Chromium against the
 // platform as `npm start` runs it, with the real models served by the web origin and real photos. Images are

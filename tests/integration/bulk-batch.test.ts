@@ -3,9 +3,8 @@ import path from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { pollUntil } from '@productgen/test-kit';
-import { readZipEntries } from '../support/zip';
 import { plainRequest, startInProcessPlatform, type InProcessPlatform, type PlainResponse } from './batch/platform';
-import { batchForm, craftZip, makeZip } from './batch/zips';
+import { batchForm, craftZip, makeZip, readZipEntries } from '@productgen/test-kit/zips';
 
 // Batch creation through the gateway on the platform as `npm start` composes it (embedded MongoDB and S3, the
 // in-process bus, the real auth, billing, generation and bulk services): a batch from upload to Download All, and

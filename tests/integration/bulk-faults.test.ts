@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startDistributedPlatform, type DistributedPlatform } from '../support/distributed-platform';
 import { GENERATION_BUCKET } from '../support/distributed-services';
-import { listObjectKeys } from '../support/object-store';
+import { listObjectKeys } from '@productgen/test-kit/object-store';
 import { signInWithDevIdentity } from '../support/platform-process';
 import { pollUntil } from '@productgen/test-kit';
 import { plainRequest } from './batch/platform';
-import { batchForm, makeZip } from './batch/zips';
+import { batchForm, makeZip } from '@productgen/test-kit/zips';
 import { closeVhostConnections, withRabbitMq } from '../support/rabbitmq';
 import { waitForExit } from '../support/rehearsal-processes';
 

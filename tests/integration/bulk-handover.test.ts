@@ -10,11 +10,11 @@ import {
   type DistributedServices,
   type GenerationStatusAnswer,
 } from '../support/distributed-services';
-import { listObjectKeys } from '../support/object-store';
+import { listObjectKeys } from '@productgen/test-kit/object-store';
 import { freePort, signInWithDevIdentity } from '../support/platform-process';
 import type { ServiceProcess } from '../support/service-process';
 import { plainRequest } from './batch/platform';
-import { batchForm, makeZip } from './batch/zips';
+import { batchForm, makeZip } from '@productgen/test-kit/zips';
 import { withRabbitMq } from '../support/rabbitmq';
 
 // Issue 10's hand-over of a batch's products to generation, in distributed mode on the real billing service, real

@@ -3,7 +3,7 @@ import { payloadTooLargeMessage } from '../../services/gateway/src/domain/routin
 import { zipTooLargeMessage } from '../../services/bulk/src/domain/zip-rules';
 import { pollUntil } from '@productgen/test-kit';
 import { startInProcessPlatform, type InProcessPlatform } from './batch/platform';
-import { batchForm } from './batch/zips';
+import { batchForm } from '@productgen/test-kit/zips';
 
 // A refused batch upload through Node's fetch (undici), as a script or another service would send it: the client
 // must read the 4xx and its message. A server that answers before it has read the body and then closes the

@@ -9,7 +9,7 @@ import {
   type DistributedServices,
   type GenerationStatusAnswer,
 } from '../support/distributed-services';
-import { listObjectKeys } from '../support/object-store';
+import { listObjectKeys } from '@productgen/test-kit/object-store';
 import { signInWithDevIdentity } from '../support/platform-process';
 import type { ServiceProcess } from '../support/service-process';
 import { withRabbitMq } from '../support/rabbitmq';

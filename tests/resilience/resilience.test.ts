@@ -9,7 +9,7 @@ import { pollUntil } from '@productgen/test-kit';
 import { closeVhostConnections, vhostUrl, withRabbitMq } from '../support/rabbitmq';
 import { printedFirstLine, readyzOn, RehearsalProcesses } from '../support/rehearsal-processes';
 import { plainRequest } from '../integration/batch/platform';
-import { batchForm, makeZip } from '../integration/batch/zips';
+import { batchForm, makeZip } from '@productgen/test-kit/zips';
 import { loadRun, startBareExpress, type LoadFigures } from './load';
 
 // `npm run test:resilience` (issue "Operations…", item 3): the distributed rehearsal (`npm run start:distributed

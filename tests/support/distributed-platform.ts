@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import type { S3Access } from './object-store';
+import type { S3Access } from '@productgen/test-kit/object-store';
 import { repoRoot, type PlatformProcess } from './platform-process';
 import { createThrowawayVhost } from './rabbitmq';
 

@@ -1,6 +1,6 @@
 import amqp, { type Channel, type ChannelModel } from 'amqplib';
 import { connectMongo, createLogger } from '@productgen/service-kit';
-import { listObjectKeys, type S3Access } from './object-store';
+import { listObjectKeys, type S3Access } from '@productgen/test-kit/object-store';
 import { pollUntil } from '@productgen/test-kit';
 
 /**

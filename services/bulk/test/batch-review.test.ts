@@ -8,8 +8,7 @@ import {
   type BulkJob,
 } from '@productgen/contracts';
 import { AppError, serveRoute } from '@productgen/service-kit';
-import { makeZip } from '../../../tests/integration/batch/zips';
-import { readZipEntries } from '../../../tests/support/zip';
+import { makeZip, readZipEntries } from '@productgen/test-kit/zips';
 import { JOB_NOT_FOUND_MESSAGE, NOT_WAITING_MESSAGE, UNCHECKED_RENDER_AFTER_MS } from '../src/batch-review';
 import type { JobDocument } from '../src/data/models';
 import { NOT_INCLUDED_FILENAME } from '../src/domain/job';

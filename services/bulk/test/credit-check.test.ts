@@ -2,8 +2,8 @@ import { billingInternalRoutes, OUT_OF_CREDITS_MESSAGE } from '@productgen/contr
 import { AppError, serveRoute } from '@productgen/service-kit';
 import { serviceCallHeaders } from '@productgen/test-kit';
 import { randomBytes } from 'node:crypto';
-import { craftZip, makeZip } from '../../../tests/integration/batch/zips';
-import { listObjectKeys } from '../../../tests/support/object-store';
+import { craftZip, makeZip } from '@productgen/test-kit/zips';
+import { listObjectKeys } from '@productgen/test-kit/object-store';
 import { startBulkTestBed, stubService, uploadBatch, type BulkTestBed } from './test-bed';
 
 // Zips of 24 MiB through a real HTTP server, S3 and MongoDB: seconds each on a busy 2-core machine.

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
-import { makeZip } from '../../../tests/integration/batch/zips';
+import { makeZip } from '@productgen/test-kit/zips';
 import { classifyEntry } from '../src/domain/zip-rules';
 import { ImageCountWatch } from '../src/intake/image-count-watch';
 

@@ -9,7 +9,7 @@ import {
   type EmbeddedInfrastructure,
 } from '@productgen/devstack';
 import { createLifecycle, createLogger, loadConfig } from '@productgen/service-kit';
-import { listObjectKeys } from '../../support/object-store';
+import { listObjectKeys } from '@productgen/test-kit/object-store';
 import { freePort, signInWithDevIdentity } from '../../support/platform-process';
 
 /**
