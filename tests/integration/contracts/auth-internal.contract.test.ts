@@ -1,9 +1,9 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { authInternalRoutes, internalUserSchema } from '@productgen/contracts';
-import { AppError, createInternalApiClient } from '@productgen/service-kit';
+import { createInternalApiClient } from '@productgen/service-kit';
+import { LoopbackServers } from '@productgen/test-kit';
 import { KNOWN_SESSIONS, startAuthFixture } from '@productgen/test-kit/auth-fixture';
 import { signInDev, startTestService, type TestService } from '@productgen/test-kit/auth-service';
+import { refusal } from '@productgen/test-kit/internal-api';
 import { MongoFixture } from '@productgen/test-kit/mongo-fixture';
 
 // One contract, two implementations: auth's internal routes as the real auth service answers them, and as test-kit's
@@ -36,30 +36,17 @@ interface Implementation<Running> {
 let counter = 0;
 const nextEmail = () => `contract-${process.pid}-${(counter += 1)}@example.com`;
 
-async function listen(app: http.RequestListener): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 /** The real auth service on the embedded database, listening on a loopback port. */
 async function startRealAuth(): Promise<{ auth: TestService; url: string; close(): Promise<void> }> {
   const mongo = new MongoFixture();
   await mongo.start();
   const auth = await startTestService(mongo);
-  const server = await listen(auth.service.app);
+  const servers = new LoopbackServers();
   return {
     auth,
-    url: server.url,
+    url: await servers.listen(auth.service.app),
     close: async () => {
-      await server.close();
+      await servers.close();
       await auth.close();
       await mongo.stop();
     },
@@ -133,15 +120,6 @@ const userLookupStandIn: Implementation<UserLookup> = {
     };
   },
 };
-
-async function refusal(call: Promise<unknown>): Promise<{ status: number; message: string }> {
-  const error = await call.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!(error instanceof AppError)) throw new Error(`expected an error answer, got ${String(error)}`);
-  return { status: error.status, message: error.message };
-}
 
 describe.each([sessionCheckStandIn, realSessionCheck])('auth internal session check: $name', (implementation) => {
   let running: SessionCheck;

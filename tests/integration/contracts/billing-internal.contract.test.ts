@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { OUT_OF_CREDITS_MESSAGE, RESERVATION_CONFLICT_MESSAGE, billingInternalRoutes } from '@productgen/contracts';
-import { AppError, createInternalApiClient, type InternalApiClient } from '@productgen/service-kit';
+import { createInternalApiClient, type InternalApiClient } from '@productgen/service-kit';
 import { BillingFixture } from '@productgen/test-kit/billing-fixture';
 import { newUserId, signedUpUser, startTestService, topUp } from '@productgen/test-kit/billing-service';
+import { refusal } from '@productgen/test-kit/internal-api';
 import { MongoFixture } from '@productgen/test-kit/mongo-fixture';
 
 // One contract, two implementations: billing's internal routes as the real billing service answers them, and as the
@@ -64,15 +65,6 @@ const realBilling: Implementation = {
     };
   },
 };
-
-async function refusal(call: Promise<unknown>): Promise<{ status: number; message: string }> {
-  const error = await call.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!(error instanceof AppError)) throw new Error(`expected an error answer, got ${String(error)}`);
-  return { status: error.status, message: error.message };
-}
 
 describe.each([standIn, realBilling])('billing internal API: $name', (implementation) => {
   let billing: RunningBilling;
