@@ -4,13 +4,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import express from 'express';
-import mongoose, { type Connection } from 'mongoose';
+import type { Connection } from 'mongoose';
 import { createInProcessBroker, createInProcessBus, type InProcessBroker, type MessageBus } from '@productgen/bus';
-import { startEmbeddedMongo, type EmbeddedMongo } from '@productgen/embedded-mongo';
 import { startEmbeddedS3, type EmbeddedS3 } from '@productgen/embedded-s3';
 import { parseMessage, topics } from '@productgen/contracts';
 import { createLogger, createObjectStore, errorHandler, loadConfig, type ObjectStore } from '@productgen/service-kit';
 import { serviceCallHeaders, TEST_SERVICE_AUTH_SECRET } from '@productgen/test-kit';
+import { MongoFixture } from '@productgen/test-kit/mongo-fixture';
 import { bulkConfigSchema, createBulkService, type BulkService } from '../src';
 
 export interface Served {
@@ -74,8 +74,9 @@ async function startOn(
   started: Array<() => Promise<unknown>>,
   options: Parameters<typeof startBulkTestBed>[0],
 ): Promise<BulkTestBed> {
-  const mongo: EmbeddedMongo = await startEmbeddedMongo({ port: 0, dbPath: path.join(dir, 'mongo') });
+  const mongo = new MongoFixture(options.name);
   started.push(() => mongo.stop());
+  await mongo.start();
   let s3 = await startEmbeddedS3({ dataDir: path.join(dir, 's3') });
   started.push(() => s3.stop()); // the current server, after a restart too
   const s3Port = s3.port;
@@ -84,8 +85,7 @@ async function startOn(
   const bus: MessageBus = createInProcessBus(broker, { logger });
   started.push(async () => broker.close());
   started.push(() => bus.close());
-  const connection = await mongoose.createConnection(mongo.url, { dbName: 'bulk' }).asPromise();
-  started.push(() => connection.close());
+  const connection = await mongo.connect('bulk');
   const store = createObjectStore({
     endpoint: s3.endpoint,
     accessKey: s3.accessKey,

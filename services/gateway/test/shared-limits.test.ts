@@ -1,26 +1,21 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { startEmbeddedMongo, type EmbeddedMongo } from '@productgen/embedded-mongo';
 import { connectMongo, MongoHitCounter, type MongoHandle } from '@productgen/service-kit';
 import request from 'supertest';
 import { createGateway, loadGatewayConfig, type Gateway } from '../src';
 import { silentLogger, startUpstreams, type Upstreams } from './helpers';
 import { TEST_SERVICE_AUTH_SECRET } from '@productgen/test-kit';
+import { MongoFixture } from '@productgen/test-kit/mongo-fixture';
 
 jest.setTimeout(60_000);
 
 /** Two gateway replicas counting their rate limits in one MongoDB (the embedded server), as a deployment runs them. */
 describe('rate limits shared by every gateway replica', () => {
-  let dir: string;
-  let mongo: EmbeddedMongo;
+  const mongo = new MongoFixture('gateway-shared-limits');
   let handles: MongoHandle[] = [];
   let upstreams: Upstreams;
   let replicas: Gateway[] = [];
 
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), 'gateway-shared-limits-'));
-    mongo = await startEmbeddedMongo({ port: 0, dbPath: path.join(dir, 'mongo') });
+    await mongo.start();
     upstreams = await startUpstreams();
     const config = loadGatewayConfig({
       SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET,
@@ -42,8 +37,7 @@ describe('rate limits shared by every gateway replica', () => {
     for (const gateway of replicas) await gateway.stop();
     for (const handle of handles) await handle.close();
     await upstreams?.close();
-    await mongo?.stop();
-    await rm(dir, { recursive: true, force: true });
+    await mongo.stop();
     replicas = [];
     handles = [];
   });
