@@ -2,6 +2,7 @@
 // AMQP_URL is set. Each run uses its own exchange and queue names and deletes what it declared.
 import { randomBytes } from 'node:crypto';
 import * as amqp from 'amqplib';
+import { waitFor } from '@productgen/test-kit';
 import { context, propagation, trace, TraceFlags } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
@@ -72,15 +73,6 @@ function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => voi
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls `check` until it returns true; for state that has no event to await (e.g. a queue on the broker). */
-async function eventually(check: () => Promise<boolean> | boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
 
 describe.each(implementations)('$name message bus', (impl) => {
   const declaredQueues = new Map<string, Set<number>>();
@@ -238,10 +230,14 @@ describe.each(implementations)('$name message bus', (impl) => {
     await allGood.promise;
 
     const deadLetters: DeadLetter[] = [];
-    await eventually(async () => {
-      deadLetters.push(...(await bus.takeDeadLetters(queue)));
-      return deadLetters.length > 0;
-    }, 'the dead letter');
+    await waitFor(
+      async () => {
+        deadLetters.push(...(await bus.takeDeadLetters(queue)));
+        return deadLetters.length > 0;
+      },
+      'the dead letter',
+      30_000,
+    );
 
     expect(handledGood.sort()).toEqual([1, 2, 3, 4, 5]);
     // The good messages did not wait for the poison message's retries.
@@ -299,7 +295,7 @@ describe.each(implementations)('$name message bus', (impl) => {
 
     // The dead connection's handler finishing late changes nothing.
     releaseDying.resolve();
-    await eventually(() => dyingSettled, 'the abandoned handler to finish');
+    await waitFor(() => dyingSettled, 'the abandoned handler to finish', 30_000);
     await expect(dying.publish(topic, {})).rejects.toThrow(BusUnavailableError);
     expect(survivorDeliveries).toHaveLength(1);
     expect(await survivor.takeDeadLetters(queue)).toEqual([]);
@@ -332,10 +328,14 @@ describe.each(implementations)('$name message bus', (impl) => {
     await subscribe(last, queue, [topic], async (message) => void handled.push(message), options);
 
     const deadLetters: DeadLetter[] = [];
-    await eventually(async () => {
-      deadLetters.push(...(await last.takeDeadLetters(queue)));
-      return deadLetters.length > 0;
-    }, 'the dead letter');
+    await waitFor(
+      async () => {
+        deadLetters.push(...(await last.takeDeadLetters(queue)));
+        return deadLetters.length > 0;
+      },
+      'the dead letter',
+      30_000,
+    );
     expect(handled).toEqual([]);
     expect(deadLetters[0]?.message.id).toBe(`crash-${runId}`);
     expect(deadLetters[0]?.reason).toMatch(/delivery limit|delivery_limit/);
@@ -605,10 +605,14 @@ describe.each(implementations)('$name message bus', (impl) => {
       raw.sendToQueue(queue, Buffer.from('{not json'), { messageId: `malformed-${runId}`, persistent: true });
       await raw.close();
       const deadLetters: DeadLetter[] = [];
-      await eventually(async () => {
-        deadLetters.push(...(await bus.takeDeadLetters(queue)));
-        return deadLetters.length > 0;
-      }, 'the dead letter');
+      await waitFor(
+        async () => {
+          deadLetters.push(...(await bus.takeDeadLetters(queue)));
+          return deadLetters.length > 0;
+        },
+        'the dead letter',
+        30_000,
+      );
       expect(handled).toEqual([]);
       expect(deadLetters[0]?.reason).toContain('not JSON');
       expect(deadLetters[0]?.message.payload).toBe('{not json');
@@ -668,7 +672,7 @@ describe('expiresWhenUnusedMs (a queue of one process, for broadcasts)', () => {
       };
       const declared = [queue, deadLetterQueueName(queue), retryQueueName(queue, 1000)];
       try {
-        await eventually(
+        await waitFor(
           async () => (await Promise.all(declared.map(exists))).every((found) => !found),
           'the unused queues to expire',
           20_000,

@@ -1,18 +1,10 @@
 import { rm } from 'node:fs/promises';
 import { type EmbeddedMongo, startEmbeddedMongo } from '@productgen/embedded-mongo';
 import mongoose from 'mongoose';
+import { waitFor } from '@productgen/test-kit';
 import { makeTempDir } from './helpers/targets';
 
 jest.setTimeout(30_000);
-
-/** Polls `check` until it holds; the TTL sweep is timer-driven, so there is no event to await. */
-async function eventually(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('TTL indexes (embedded server)', () => {
   let dbPath: string;
@@ -39,7 +31,8 @@ describe('TTL indexes (embedded server)', () => {
       { name: 'fresh', createdAt: new Date() },
       { name: 'undated', createdAt: 'not a date' },
     ]);
-    await eventually(async () => (await sessions.countDocuments({ name: 'stale' })) === 0);
+    // The TTL sweep is timer-driven, so there is no event to await.
+    await waitFor(async () => (await sessions.countDocuments({ name: 'stale' })) === 0, 'the TTL sweep', 10_000);
     expect((await sessions.find().toArray()).map((d) => d.name).sort()).toEqual(['fresh', 'undated']);
   });
 });
