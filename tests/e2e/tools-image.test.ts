@@ -215,7 +215,7 @@ describe('free tools in Chromium against npm start', () => {
       await page.getByRole('button', { name: 'Upscale' }).click();
       await page.getByRole('button', { name: 'Upscaling...' }).waitFor();
       await page
-        .getByText(/\d of 3 tiles/)
+        .getByText(/\d of 2 tiles/)
         .first()
         .waitFor();
       await page.getByRole('button', { name: 'Download' }).click();
