@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { generationInternalRoutes } from '@productgen/contracts';
+import { fillPath, generationInternalRoutes, routePaths } from '@productgen/contracts';
 import {
   AppError,
   createInternalApiClient,
@@ -61,7 +61,8 @@ export function createGenerationClient(options: {
     ),
     async openImage(userId, generationUuid, imageIndex) {
       // The same download route the gateway forwards to, called as the gateway does (the user in a signed token).
-      const response = await fetchWithTrace(`${base}/download/${generationUuid}/image/${imageIndex}`, {
+      const route = fillPath(routePaths.downloadImage.path, { id: generationUuid, index: imageIndex });
+      const response = await fetchWithTrace(`${base}${route}`, {
         headers: { [SERVICE_TOKEN_HEADER]: await options.identity.sign(userId) },
       });
       if (!response.ok || !response.body) {
