@@ -74,6 +74,20 @@ function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => voi
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Waits for the queue's first dead letters (taken from the bus, as an operator would) and answers them. */
+async function firstDeadLetters(bus: MessageBus, queue: string): Promise<DeadLetter[]> {
+  const deadLetters: DeadLetter[] = [];
+  await waitFor(
+    async () => {
+      deadLetters.push(...(await bus.takeDeadLetters(queue)));
+      return deadLetters.length > 0;
+    },
+    'the dead letter',
+    30_000,
+  );
+  return deadLetters;
+}
+
 describe.each(implementations)('$name message bus', (impl) => {
   const declaredQueues = new Map<string, Set<number>>();
   const openBuses: MessageBus[] = [];
@@ -229,15 +243,7 @@ describe.each(implementations)('$name message bus', (impl) => {
     for (let n = 1; n <= 5; n += 1) await bus.publish(topic, { n });
     await allGood.promise;
 
-    const deadLetters: DeadLetter[] = [];
-    await waitFor(
-      async () => {
-        deadLetters.push(...(await bus.takeDeadLetters(queue)));
-        return deadLetters.length > 0;
-      },
-      'the dead letter',
-      30_000,
-    );
+    const deadLetters = await firstDeadLetters(bus, queue);
 
     expect(handledGood.sort()).toEqual([1, 2, 3, 4, 5]);
     // The good messages did not wait for the poison message's retries.
@@ -327,15 +333,7 @@ describe.each(implementations)('$name message bus', (impl) => {
     const last = await connect();
     await subscribe(last, queue, [topic], async (message) => void handled.push(message), options);
 
-    const deadLetters: DeadLetter[] = [];
-    await waitFor(
-      async () => {
-        deadLetters.push(...(await last.takeDeadLetters(queue)));
-        return deadLetters.length > 0;
-      },
-      'the dead letter',
-      30_000,
-    );
+    const deadLetters = await firstDeadLetters(last, queue);
     expect(handled).toEqual([]);
     expect(deadLetters[0]?.message.id).toBe(`crash-${runId}`);
     expect(deadLetters[0]?.reason).toMatch(/delivery limit|delivery_limit/);
@@ -604,15 +602,7 @@ describe.each(implementations)('$name message bus', (impl) => {
       const raw = await bus.connection!.createChannel();
       raw.sendToQueue(queue, Buffer.from('{not json'), { messageId: `malformed-${runId}`, persistent: true });
       await raw.close();
-      const deadLetters: DeadLetter[] = [];
-      await waitFor(
-        async () => {
-          deadLetters.push(...(await bus.takeDeadLetters(queue)));
-          return deadLetters.length > 0;
-        },
-        'the dead letter',
-        30_000,
-      );
+      const deadLetters = await firstDeadLetters(bus, queue);
       expect(handled).toEqual([]);
       expect(deadLetters[0]?.reason).toContain('not JSON');
       expect(deadLetters[0]?.message.payload).toBe('{not json');
