@@ -4,7 +4,6 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import mongoose from 'mongoose';
 import { createInProcessBroker, createInProcessBus } from '@productgen/bus';
 import {
   batchPhotoKey,
@@ -12,7 +11,6 @@ import {
   NOT_A_BATCH_PHOTO_MESSAGE,
   type BatchPhotoRef,
 } from '@productgen/contracts';
-import { startEmbeddedMongo } from '@productgen/embedded-mongo';
 import { startEmbeddedS3 } from '@productgen/embedded-s3';
 import { createGenerationService, generationConfigSchema } from '@productgen/generation-service';
 import {
@@ -29,6 +27,7 @@ import { freePort } from '@productgen/service-kit/local-ports';
 import { closeStudioThreads } from '@productgen/studio-engine';
 import { TEST_SERVICE_AUTH_SECRET } from '@productgen/test-kit';
 import { BillingFixture } from '@productgen/test-kit/billing-fixture';
+import { MongoFixture } from '@productgen/test-kit/mongo-fixture';
 
 // Generation's internal API (the calls bulk makes for a batch) as the contracts declare it, checked against the real
 // generation service: a product handed over by reference to its photo in bulk's bucket, only keys of the batch's own
@@ -60,7 +59,8 @@ const realGeneration: Implementation = {
   name: 'generation service',
   async start() {
     const dir = await mkdtemp(path.join(tmpdir(), 'generation-contract-'));
-    const mongo = await startEmbeddedMongo({ port: 0, dbPath: path.join(dir, 'mongo') });
+    const mongo = new MongoFixture('generation-contract');
+    await mongo.start();
     const s3 = await startEmbeddedS3({ dataDir: path.join(dir, 's3') });
     const store = (bucket: string) =>
       createObjectStore({ endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket });
@@ -71,7 +71,7 @@ const realGeneration: Implementation = {
     const broker = createInProcessBroker();
     const logger = createLogger({ service: 'generation-contract', level: 'silent' });
     const bus = createInProcessBus(broker, { logger });
-    const connection = await mongoose.createConnection(mongo.url, { dbName: 'generation' }).asPromise();
+    const connection = await mongo.connect('generation');
     const config = loadConfig(generationConfigSchema, {
       NODE_ENV: 'test',
       SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET,
@@ -109,7 +109,6 @@ const realGeneration: Implementation = {
         await closeStudioThreads();
         await bus.close();
         await broker.close();
-        await connection.close();
         await billing.stop();
         await s3.stop();
         await mongo.stop();
@@ -141,6 +140,8 @@ describe.each([realGeneration])('generation internal API: $name', (implementatio
     client = createInternalApiClient(generationInternalRoutes, {
       baseUrl: generation.url,
       target: 'generation',
+      // As bulk's INTERNAL_TIMEOUT_MS: a hand-over decodes and analyses the photo (seconds on a loaded machine).
+      timeoutMs: 60_000,
       identity: createServiceIdentity(TEST_SERVICE_AUTH_SECRET, 'bulk'),
     });
     mug = await readFile(path.join(PHOTOS, 'demo/mug.jpg'));
