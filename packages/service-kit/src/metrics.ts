@@ -56,14 +56,21 @@ const infoGauges = new Map<string, Gauge>();
  * A Prometheus info metric (`<name>_info{labels} 1`): a fact about the process that operators filter and join on,
  * such as which kernels its models run. Setting it again replaces the earlier labels.
  */
-export function recordInfo(name: string, help: string, labels: Record<string, string>): void {
+export function recordInfo(
+  name: string,
+  help: string,
+  labels: Record<string, string> | ReadonlyArray<Record<string, string>>,
+): void {
+  // One series, or several (one per model, say) sharing the same label names.
+  const series = Array.isArray(labels) ? labels : [labels as Record<string, string>];
   let gauge = infoGauges.get(name);
   if (!gauge) {
-    gauge = new Gauge({ name: `${name}_info`, help, labelNames: Object.keys(labels), registers: [metricsRegistry] });
+    const labelNames = Object.keys(series[0] ?? {});
+    gauge = new Gauge({ name: `${name}_info`, help, labelNames, registers: [metricsRegistry] });
     infoGauges.set(name, gauge);
   }
   gauge.reset();
-  gauge.set(labels, 1);
+  for (const one of series) gauge.set(one, 1);
 }
 
 /** Counts and times every response. The route label is the matched route pattern, never the raw path. */

@@ -1,7 +1,7 @@
 import { classifyProduct, type ProductAnalysis } from './analysis/classify';
 import type { AnalysisHints } from './analysis/product-guess';
 import { describeInt8Kernels, loadConfiguredRuntime, type ModelSettings } from './models/model-sessions';
-import type { Int8KernelChoice } from './models/int8-kernels';
+import type { Int8KernelPlan } from './models/int8-kernels';
 import { StudioRenderer, type StudioOptions } from './render/studio';
 import { closeStudioThreads } from './threads/studio-threads';
 
@@ -14,8 +14,8 @@ export interface StudioEngineOptions {
 
 /** The studio engine of one process: its models loaded, its threads started on first use. */
 export interface StudioEngine {
-  /** The integer kernels the quantized models run on, and why. */
-  readonly int8Kernels: Int8KernelChoice;
+  /** The integer kernels each quantized model runs on, and why. */
+  readonly int8Kernels: Int8KernelPlan;
   /** One line for the logs: which kernels the models run, and why. */
   describeModels(): string;
   /**

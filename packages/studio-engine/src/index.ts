@@ -19,7 +19,14 @@ export {
   type StyleRecipe,
 } from './styles';
 export { hash32 } from './random';
-export { int8KernelKinds, type Int8KernelChoice, type Int8Kernels } from './models/int8-kernels';
+export {
+  int8KernelKinds,
+  quantizedModels,
+  type Int8KernelChoice,
+  type Int8KernelPlan,
+  type Int8Kernels,
+  type QuantizedModel,
+} from './models/int8-kernels';
 export type { ModelSettings } from './models/model-sessions';
 export {
   ensureModels,

@@ -111,7 +111,7 @@ describe('analysis: product name and category', () => {
   });
 
   // On every int8 kernel path this CPU runs (the same integer sums on each, so the same answers on every server).
-  test.each(int8PathsToCheck())(
+  test.each(int8PathsToCheck('classifier'))(
     'accuracy over the test photos (%s kernels)',
     async (kernels) => {
       const runtime = await loadModelRuntime(await ensureModels(SHARED_MODELS_DIR, undefined), {

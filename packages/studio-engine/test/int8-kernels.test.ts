@@ -5,7 +5,12 @@ import { onnx } from 'onnx-proto';
 import { describeCpu, hostCpu, type HostCpu } from '@productgen/host-cpu';
 import { buildClassCategories, guessProduct, softmax } from '../src/analysis/product-guess';
 import { float32Classifier } from '../src/models/classifier-reference';
-import { chooseInt8Kernels, forInt8Kernels, withUnsignedWeights } from '../src/models/int8-kernels';
+import {
+  chooseInt8Kernels,
+  describeInt8KernelPlan,
+  forInt8Kernels,
+  withUnsignedWeights,
+} from '../src/models/int8-kernels';
 import { ensureModels } from '../src/models/model-store';
 import { DataType, int8Values, tensorBytes } from '../src/models/onnx-graph';
 import { closeInferenceThread, openModel } from '../src/models/model-sessions';
@@ -27,20 +32,39 @@ const MAX_MEAN_LOGIT_DIFFERENCE = 0.6;
 const cpu = (flags: string): string => `processor\t: 0\nflags\t\t: fpu sse2 ${flags}\n`;
 
 describe('int8 kernels: chosen per CPU, the same answers on each', () => {
-  test('u8s8 only where VNNI makes it exact; u8u8 elsewhere; a configured path is taken as it is', () => {
+  test('u8s8 only where VNNI makes it exact, and for the upscaler within its tolerance; a configured path for all', () => {
     const vnni = hostCpu(cpu('avx2 avx512f avx512_vnni'));
     const avxVnni = hostCpu(cpu('avx2 avx_vnni'));
     const avx2 = hostCpu(cpu('avx2 avx512f'));
     const unknown: HostCpu = { ...avx2, avx2: undefined, avx512: undefined, vnni: undefined };
     expect([vnni.vnni, avxVnni.vnni, avx2.vnni, avx2.avx512]).toEqual([true, true, false, true]);
+    const kernelsOf = (plan: ReturnType<typeof chooseInt8Kernels>) =>
+      Object.fromEntries(Object.entries(plan).map(([model, { kernels, reason }]) => [model, `${kernels} ${reason}`]));
     if (process.arch === 'x64') {
-      expect(chooseInt8Kernels(vnni)).toMatchObject({ kernels: 'u8s8', reason: 'vnni' });
-      expect(chooseInt8Kernels(avxVnni)).toMatchObject({ kernels: 'u8s8', reason: 'vnni' });
+      const fast = { classifier: 'u8s8 vnni', segmentation: 'u8s8 vnni', upscaler: 'u8s8 vnni' };
+      expect(kernelsOf(chooseInt8Kernels(vnni))).toEqual(fast);
+      expect(kernelsOf(chooseInt8Kernels(avxVnni))).toEqual(fast);
+      expect(kernelsOf(chooseInt8Kernels(avx2))).toEqual({
+        classifier: 'u8u8 no-vnni',
+        segmentation: 'u8u8 no-vnni',
+        upscaler: 'u8s8 within-tolerance',
+      });
+      expect(describeInt8KernelPlan(chooseInt8Kernels(avx2))).toMatch(
+        /^classifier and segmentation run u8u8 int8 kernels \(no VNNI: .+\); upscaler run u8s8 int8 kernels \(no VNNI: .+\)$/,
+      );
     }
-    expect(chooseInt8Kernels(avx2)).toMatchObject({ kernels: 'u8u8', reason: 'no-vnni' });
-    expect(chooseInt8Kernels(unknown)).toMatchObject({ kernels: 'u8u8', reason: 'unknown-cpu' });
-    expect(chooseInt8Kernels(avx2, 'u8s8')).toMatchObject({ kernels: 'u8s8', reason: 'configured' });
-    expect(chooseInt8Kernels(avx2, 'u8s8').explanation).toContain('can saturate');
+    expect(kernelsOf(chooseInt8Kernels(unknown))).toEqual({
+      classifier: 'u8u8 unknown-cpu',
+      segmentation: 'u8u8 unknown-cpu',
+      upscaler: 'u8u8 unknown-cpu',
+    });
+    const forced = chooseInt8Kernels(avx2, 'u8s8');
+    expect(kernelsOf(forced)).toEqual({
+      classifier: 'u8s8 configured',
+      segmentation: 'u8s8 configured',
+      upscaler: 'u8s8 configured',
+    });
+    expect(forced.classifier.explanation).toContain('can saturate');
     expect(describeCpu(avx2)).toMatch(/^CPU: .+, \d+ cores, AVX2 yes, AVX-512 yes, VNNI no$/);
     expect(describeCpu(vnni)).toMatch(/VNNI yes \(avx512_vnni\)$/);
   });
@@ -68,9 +92,9 @@ describe('int8 kernels: chosen per CPU, the same answers on each', () => {
     // A model with no int8 weight (the reference) comes back as it is.
     const reference = float32Classifier(withUnsignedWeights(signed));
     expect(withUnsignedWeights(reference)).toBe(reference);
-  });
+  }, 60_000);
 
-  describe.each(int8PathsToCheck())('the classifier on %s kernels', (kernels) => {
+  describe.each(int8PathsToCheck('classifier'))('the classifier on %s kernels', (kernels) => {
     afterAll(() => closeInferenceThread());
 
     test('names and files the test photos as the float32 reference does', async () => {

@@ -70,7 +70,7 @@ describe('statically quantized segmenter', () => {
     expect(graph.node!.filter((n) => n.name?.endsWith('.w.dq')).length).toBe(112 - FLOAT_CONVS.length);
   }, 60_000);
 
-  test.each(int8PathsToCheck())(
+  test.each(int8PathsToCheck('segmentation'))(
     'finds the masks the shipped model finds on photos it was not calibrated on (%s kernels); quantizing all would not',
     async (kernels) => {
       const shipped = await session('fp16', fp16Model);

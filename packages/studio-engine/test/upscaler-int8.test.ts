@@ -5,7 +5,8 @@ import { onnx } from 'onnx-proto';
 import sharp from 'sharp';
 import { photoCrop, testPhotos } from '@productgen/model-tools';
 import { ensureModels, loadManifest } from '../src/models/model-store';
-import { forInt8Kernels } from '../src/models/int8-kernels';
+import { describeCpu, hostCpu } from '@productgen/host-cpu';
+import { chooseInt8Kernels, forInt8Kernels, UPSCALER_SATURATION_TOLERANCE } from '../src/models/int8-kernels';
 import { closeInferenceThread, openModel, type InferenceModel } from '../src/models/model-sessions';
 import { float32Upscaler, quantizedUpscaler, UPSCALER_ACTIVATION_RANGES } from '../src/models/upscaler-int8';
 import { PHOTOS_DIR, SHARED_MODELS_DIR } from './helpers';
@@ -76,9 +77,9 @@ describe('statically quantized upscaler', () => {
         'Add',
       ]),
     );
-  });
+  }, 60_000);
 
-  test.each(int8PathsToCheck())(
+  test.each(int8PathsToCheck('upscaler'))(
     'matches the float32 model on photo crops it was not calibrated on (%s kernels); a coarser grid would not',
     async (kernels) => {
       const quantized = await session(`int8-${kernels}`, forInt8Kernels(quantizedUpscaler(int8Model), kernels));
@@ -115,6 +116,32 @@ describe('statically quantized upscaler', () => {
     },
     120_000,
   );
+
+  test('the kernels this CPU runs it on stay within the saturation tolerance of the exact integer sums', async () => {
+    // Without VNNI the service runs the upscaler on u8×s8 kernels whose 16-bit pair sums can saturate
+    // (int8-kernels.ts); u8×u8 computes the exact sums. With VNNI both are exact and this compares equal outputs.
+    const kernels = chooseInt8Kernels(hostCpu()).upscaler.kernels;
+    const quantized = quantizedUpscaler(int8Model);
+    const running = await session(`tolerance-${kernels}`, forInt8Kernels(quantized, kernels));
+    const exact = await session('tolerance-exact', forInt8Kernels(quantized, 'u8u8'));
+    const byte = (value: number) => Math.min(255, Math.max(0, Math.round(value * 255)));
+    let worstPsnr = Infinity;
+    let worstMoved = 0;
+    const photos = await testPhotos(PHOTOS_DIR);
+    for (const [index, photo] of photos.entries()) {
+      const input = await photoCrop(photo, 64, 2000 + index);
+      const [got, want] = [await upscale(running, input, 64), await upscale(exact, input, 64)];
+      let moved = 0;
+      for (let k = 0; k < got.length; k += 1) if (byte(got[k]!) !== byte(want[k]!)) moved += 1;
+      worstPsnr = Math.min(worstPsnr, moved === 0 ? Infinity : psnr(want, got));
+      worstMoved = Math.max(worstMoved, moved / got.length);
+    }
+    process.stdout.write(
+      `upscaler on ${kernels} kernels (${describeCpu()}) vs exact sums over ${photos.length} crops: worst ${worstPsnr.toFixed(1)} dB, ${(100 * worstMoved).toFixed(3)} % of values moved\n`,
+    );
+    expect(worstPsnr).toBeGreaterThanOrEqual(UPSCALER_SATURATION_TOLERANCE.minPsnr);
+    expect(worstMoved).toBeLessThanOrEqual(UPSCALER_SATURATION_TOLERANCE.maxMovedShare);
+  }, 600_000);
 
   test('a model opened before the inference thread restarted still runs (loaded again from its bytes)', async () => {
     const model = await session('restart', quantizedUpscaler(int8Model));

@@ -24,7 +24,7 @@ import { PresetRepository } from './data/preset-repository';
 import { analysisQuotaMessage, cutoutSaveQuotaMessage } from './domain/quota-messages';
 import { RenderWorker } from './messaging/render-worker';
 import { subscribeToRefunds } from './messaging/refund-consumer';
-import { createStudioEngine } from '@productgen/studio-engine';
+import { createStudioEngine, quantizedModels } from '@productgen/studio-engine';
 import { Settlement } from './settlement';
 import { Sweeper } from './sweeper';
 
@@ -99,15 +99,12 @@ export async function createGenerationService(deps: GenerationServiceDeps): Prom
       watermarkText: deps.watermarkText ?? 'ProductGen',
     },
   });
-  const { int8Kernels } = engine;
-  logger.info(
-    { int8Kernels: int8Kernels.kernels, reason: int8Kernels.reason, cpu: describeCpu() },
-    `models: ${engine.describeModels()}`,
-  );
-  recordInfo('generation_model_int8_kernels', 'Integer kernels the quantized models run on, and why', {
-    kernels: int8Kernels.kernels,
-    reason: int8Kernels.reason,
+  const kernelsByModel = quantizedModels.map((model) => {
+    const { kernels, reason } = engine.int8Kernels[model];
+    return { model, kernels, reason };
   });
+  logger.info({ int8Kernels: kernelsByModel, cpu: describeCpu() }, `models: ${engine.describeModels()}`);
+  recordInfo('generation_model_int8_kernels', 'Integer kernels each quantized model runs on, and why', kernelsByModel);
   const models = await createModels(deps.mongo);
   const generations = new GenerationRepository(models.generations);
   const presets = new PresetRepository(models.stylePresets);

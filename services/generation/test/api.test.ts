@@ -60,11 +60,15 @@ describe('generation API', () => {
     await closeStudioThreads();
   }, 60_000);
 
-  test('/metrics says which int8 kernels the models run on, and why', async () => {
-    const { kernels, reason } = chooseInt8Kernels(hostCpu());
-    expect(await metricsRegistry.metrics()).toContain(
-      `generation_model_int8_kernels_info{kernels="${kernels}",reason="${reason}"} 1`,
-    );
+  test('/metrics says which int8 kernels each model runs on, and why', async () => {
+    const plan = chooseInt8Kernels(hostCpu());
+    const metrics = await metricsRegistry.metrics();
+    for (const model of ['classifier', 'segmentation', 'upscaler'] as const) {
+      const { kernels, reason } = plan[model];
+      expect(metrics).toContain(
+        `generation_model_int8_kernels_info{model="${model}",kernels="${kernels}",reason="${reason}"} 1`,
+      );
+    }
   });
 
   async function analyse(userId: string, image = mug): Promise<string> {

@@ -3,7 +3,14 @@ import path from 'node:path';
 import { z } from 'zod';
 import { hostCpu } from '@productgen/host-cpu';
 import { RequestThread } from '../threads/request-thread';
-import { chooseInt8Kernels, forInt8Kernels, type Int8KernelChoice, type Int8Kernels } from './int8-kernels';
+import {
+  chooseInt8Kernels,
+  describeInt8KernelPlan,
+  forInt8Kernels,
+  quantizedModels,
+  type Int8KernelPlan,
+  type Int8Kernels,
+} from './int8-kernels';
 import { ensureModels, type ModelFiles, type ModelName } from './model-store';
 
 /** One model: a float32 tensor in, its first output back. */
@@ -65,8 +72,8 @@ export interface SessionOptions {
 
 export interface RuntimeOptions {
   threads?: number;
-  /** The integer kernels the quantized models run on; unset: chosen for this CPU (`chooseInt8Kernels`). */
-  int8Kernels?: Int8KernelChoice;
+  /** The integer kernels each quantized model runs on; unset: chosen for this CPU (`chooseInt8Kernels`). */
+  int8Kernels?: Int8KernelPlan;
 }
 
 /** A model's key for one thread count: each count is its own session. */
@@ -106,11 +113,11 @@ async function openModelOf(
   files: ModelFiles,
   name: ModelName,
   threads: number | undefined,
-  int8Kernels: Int8KernelChoice,
+  kernels: Int8Kernels,
 ): Promise<InferenceModel> {
   const file = files.pathOf(name);
-  const bytes = forInt8Kernels(await files.read(name), int8Kernels.kernels);
-  return openModel(`${file}#${name}#${int8Kernels.kernels}`, bytes, path.basename(file), { threads });
+  const bytes = forInt8Kernels(await files.read(name), kernels);
+  return openModel(`${file}#${name}#${kernels}`, bytes, path.basename(file), { threads });
 }
 
 export interface ModelRuntime {
@@ -119,8 +126,8 @@ export interface ModelRuntime {
   upscaler: InferenceModel;
   /** ImageNet class names, index = class. */
   labels: readonly string[];
-  /** The integer kernels the three models run on, and why. */
-  int8Kernels: Int8KernelChoice;
+  /** The integer kernels each of the three models runs on, and why. */
+  int8Kernels: Int8KernelPlan;
 }
 
 const labelsSchema = z.array(z.string()).length(1000);
@@ -128,12 +135,12 @@ const labelsSchema = z.array(z.string()).length(1000);
 async function load(
   files: ModelFiles,
   threads: number | undefined,
-  int8Kernels: Int8KernelChoice,
+  int8Kernels: Int8KernelPlan,
 ): Promise<ModelRuntime> {
   const [segmentation, classifier, upscaler, labelsText] = await Promise.all([
-    openModelOf(files, 'segmentation', threads, int8Kernels),
-    openModelOf(files, 'classifier', threads, int8Kernels),
-    openModelOf(files, 'upscaler', threads, int8Kernels),
+    openModelOf(files, 'segmentation', threads, int8Kernels.segmentation.kernels),
+    openModelOf(files, 'classifier', threads, int8Kernels.classifier.kernels),
+    openModelOf(files, 'upscaler', threads, int8Kernels.upscaler.kernels),
     readFile(files.pathOf('labels'), 'utf8'),
   ]);
   return { segmentation, classifier, upscaler, labels: labelsSchema.parse(JSON.parse(labelsText)), int8Kernels };
@@ -142,7 +149,7 @@ async function load(
 /** The three models and the labels of one model folder, loaded once per process (per thread count and kernels). */
 export function loadModelRuntime(files: ModelFiles, options: RuntimeOptions = {}): Promise<ModelRuntime> {
   const int8Kernels = options.int8Kernels ?? chooseInt8Kernels(hostCpu());
-  const key = `${withThreads(files.dir, options.threads)}#${int8Kernels.kernels}`;
+  const key = `${withThreads(files.dir, options.threads)}#${quantizedModels.map((model) => int8Kernels[model].kernels).join('/')}`;
   let runtime = runtimes.get(key);
   if (!runtime) {
     runtime = load(files, options.threads, int8Kernels);
@@ -175,6 +182,5 @@ export async function loadConfiguredRuntime(config: ModelSettings): Promise<Mode
   });
 }
 
-/** The line the service logs and the benchmarks print: which kernels, and why. */
-export const describeInt8Kernels = ({ int8Kernels }: ModelRuntime): string =>
-  `segmentation, classifier and upscaler run ${int8Kernels.kernels} int8 kernels (${int8Kernels.explanation})`;
+/** The line the service logs and the benchmarks print: which kernels each model runs, and why. */
+export const describeInt8Kernels = ({ int8Kernels }: ModelRuntime): string => describeInt8KernelPlan(int8Kernels);
