@@ -21,7 +21,6 @@ const {
 const { tmpdir } = require('node:os');
 const path = require('node:path');
 const ort = require('onnxruntime-node');
-const { ensureModels, ModelFilesMissingError } = require('@productgen/studio-engine');
 const { makeSamples } = require('./make-samples');
 
 const repoRoot = path.resolve(__dirname, '..', '..');
@@ -46,8 +45,25 @@ function isFresh(output, input) {
   return made >= statSync(input).mtimeMs && made >= statSync(__filename).mtimeMs;
 }
 
+/**
+ * The studio engine's built code, built here first when missing: an image build (scripts/docker/build-workspace.mjs)
+ * builds only the tools' run-time dependencies, and the engine is needed only here, at build.
+ */
+function studioEngine() {
+  if (!existsSync(path.join(repoRoot, 'packages', 'studio-engine', 'dist', 'index.js'))) {
+    const workspaces = ['host-cpu', 'contracts', 'image-algorithms', 'studio-engine'].flatMap((name) => [
+      '-w',
+      `@productgen/${name}`,
+    ]);
+    const result = spawnSync('npm', ['run', 'build', '--silent', ...workspaces], { cwd: repoRoot, stdio: 'inherit' });
+    if (result.status !== 0) throw new Error('building the studio engine failed: the tools take their models from it');
+  }
+  return require('@productgen/studio-engine');
+}
+
 /** The studio's own loader: verifies the model files and derives the int8 models, each checked against its sha256. */
 async function studioModels() {
+  const { ensureModels, ModelFilesMissingError } = studioEngine();
   try {
     return await ensureModels(modelsDir, undefined);
   } catch (error) {
