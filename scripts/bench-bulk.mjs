@@ -361,6 +361,8 @@ async function distributed(products) {
     MONGO_URL: mongo.url,
     AMQP_URL: url.toString(),
     DEV_IDENTITY_PROVIDER: 'true',
+    // The services verify each other's signed identities (as scripts/distributed/start.mjs sets it up).
+    SERVICE_AUTH_SECRET: randomBytes(32).toString('hex'),
     S3_ENDPOINT: s3.endpoint,
     S3_ACCESS_KEY: s3.accessKey,
     S3_SECRET_KEY: s3.secretKey,
