@@ -18,6 +18,9 @@ module.exports = {
       displayName: 'node',
       rootDir: __dirname,
       testEnvironment: 'node',
+      // A bound, not a wait: jest's 5-s default failed quick tests (model loads, zip builds) on a 2-core machine at
+      // load 15 that pass in well under a second when it is quiet. Slow tests set their own.
+      testTimeout: 30_000,
       testEnvironmentOptions: { customExportConditions: ['@productgen/source', 'node', 'require', 'default'] },
       transform: { '^.+\\.(t|j)sx?$': require('./jest/swc-transform') },
       moduleFileExtensions: ['ts', 'tsx', 'js', 'mjs', 'cjs', 'json'],

@@ -22,6 +22,7 @@ module.exports = function browserProject(dir) {
     },
     setupFiles: [require.resolve('./jsdom-polyfills.js')],
     setupFilesAfterEnv: ['@testing-library/jest-dom', require.resolve('./testing-library-setup.js')],
+    testTimeout: 30_000, // see testing-library-setup.js
     testMatch: extensions.flatMap((extension) => [
       `<rootDir>/test/**/*.test.${extension}`,
       `<rootDir>/src/**/*.test.${extension}`,

@@ -4,4 +4,3 @@
 const { configure } = require('@testing-library/dom');
 
 configure({ asyncUtilTimeout: 10_000 });
-jest.setTimeout(30_000);

@@ -50,7 +50,7 @@ describe('int8 kernels: chosen per CPU, the same answers on each', () => {
         upscaler: 'u8s8 within-tolerance',
       });
       expect(describeInt8KernelPlan(chooseInt8Kernels(avx2))).toMatch(
-        /^classifier and segmentation run u8u8 int8 kernels \(no VNNI: .+\); upscaler run u8s8 int8 kernels \(no VNNI: .+\)$/,
+        /^classifier and segmentation run u8u8 int8 kernels \(no VNNI: .+\); upscaler runs u8s8 int8 kernels \(no VNNI: .+\)$/,
       );
     }
     expect(kernelsOf(chooseInt8Kernels(unknown))).toEqual({

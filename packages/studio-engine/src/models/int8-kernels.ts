@@ -105,7 +105,9 @@ export function describeInt8KernelPlan(plan: Int8KernelPlan): string {
   }
   const names = (models: QuantizedModel[]) =>
     models.length === 1 ? models[0] : `${models.slice(0, -1).join(', ')} and ${models.at(-1)}`;
-  return [...groups].map(([key, models]) => `${names(models)} run ${key}`).join('; ');
+  return [...groups]
+    .map(([key, models]) => `${names(models)} ${models.length === 1 ? 'runs' : 'run'} ${key}`)
+    .join('; ');
 }
 
 /** Initializers named as a node's int8 weight and its zero point: [weight, zero point]. */
