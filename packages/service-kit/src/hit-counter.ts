@@ -46,7 +46,7 @@ export class MongoHitCounter {
   /** Counts one hit of `key` now: within its running window, or as the first of a new one. */
   async increment(key: string, now = new Date()): Promise<HitCount> {
     const running = await this.model
-      .findOneAndUpdate({ _id: key, reset_at: { $gt: now } }, { $inc: { hits: 1 } }, { new: true })
+      .findOneAndUpdate({ _id: key, reset_at: { $gt: now } }, { $inc: { hits: 1 } }, { returnDocument: 'after' })
       .lean<HitWindowDocument>()
       .exec();
     if (running) return { totalHits: running.hits, resetTime: running.reset_at };
