@@ -7,12 +7,15 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { printSecurityTable, securityRows } from './security-checks.mjs';
 
 const outDir = mkdtempSync(join(tmpdir(), 'productgen-test-'));
 const extraArgs = process.argv.slice(2);
 let passed = 0;
 let failed = 0;
 let ok = true;
+/** Every suite's results, for the security table. */
+const testResults = [];
 
 /** How long jest may take to exit once it has written its results before the run counts as hanging. */
 const EXIT_GRACE_MS = 60_000;
@@ -87,6 +90,7 @@ async function runJest(name, args) {
     laneFailed += 1;
   } else {
     const report = JSON.parse(readFileSync(outputFile, 'utf8'));
+    testResults.push(...report.testResults);
     lanePassed += report.numPassedTests;
     // A suite that fails to run (syntax error, failing beforeAll) has no failed tests but must still fail the run.
     laneFailed += report.numFailedTests + report.numRuntimeErrorTestSuites;
@@ -123,6 +127,15 @@ if (extraArgs.length > 0) {
     const { lanePassed, laneFailed } = await runJest(lane.name, ['--passWithNoTests', lane.pattern]);
     summary.push(`${lane.name}: ${lanePassed} passed, ${laneFailed} failed`);
   }
+  // The security checks ran in their lanes (and count there); their table shows each of them by area.
+  console.log('\n=== security checks (npm run test:security runs these alone) ===');
+  const rows = securityRows(root, testResults);
+  const security = printSecurityTable(rows);
+  // A security suite that no lane ran is a failure of its own (the lanes' counts cannot show it).
+  const notRun = rows.filter((row) => row.missing).length;
+  failed += notRun;
+  if (notRun > 0) ok = false;
+  summary.push(`security checks, within the lanes: ${security.passed} passed, ${security.failed} failed`);
   console.log(`\n${summary.join('\n')}`);
 }
 

@@ -98,11 +98,15 @@ export interface PlainResponse {
  */
 export async function plainRequest(
   url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: FormData } = {},
+  options: { method?: string; headers?: Record<string, string>; body?: FormData | { json: unknown } } = {},
 ): Promise<PlainResponse> {
   const headers: Record<string, string> = { ...options.headers };
   let payload: Buffer | undefined;
-  if (options.body) {
+  if (options.body && 'json' in options.body) {
+    payload = Buffer.from(JSON.stringify(options.body.json));
+    headers['content-type'] = 'application/json';
+    headers['content-length'] = String(payload.length);
+  } else if (options.body) {
     const encoded = new Response(options.body);
     headers['content-type'] = encoded.headers.get('content-type') ?? 'multipart/form-data';
     payload = Buffer.from(await encoded.arrayBuffer());
