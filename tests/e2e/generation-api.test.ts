@@ -1,12 +1,12 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { readStoppedPlatformObjectKeys } from '@productgen/test-kit/object-store';
 import { readStoppedPlatformDatabase } from '../support/platform-database';
 import { signInWithDevIdentity, startPlatformProcess, type PlatformProcess } from '../support/platform-process';
 import { pollUntil } from '@productgen/test-kit';
+import { pngClaimingSize } from '@productgen/test-kit/hostile-images';
 import { readZipEntries } from '@productgen/test-kit/zips';
 
 // Issue 5's API flow against the platform as `npm start` runs it, through the one API origin (the gateway): sign
@@ -91,18 +91,6 @@ async function signUp(person: { email: string; given_name: string; family_name: 
     (me) => me.credits === SIGNUP_CREDITS && !me.credits_pending,
   );
   return signedIn;
-}
-
-/** A PNG whose header claims 30000×30000 pixels: a 1×1 PNG with its IHDR size (and checksum) rewritten. */
-async function hugePngHeader(): Promise<Buffer> {
-  const png = await sharp({ create: { width: 1, height: 1, channels: 3, background: '#808080' } })
-    .png()
-    .toBuffer();
-  // Signature (8), then the IHDR chunk: length (4), type (4), width (4), height (4), 5 more bytes, CRC (4).
-  png.writeUInt32BE(30_000, 16);
-  png.writeUInt32BE(30_000, 20);
-  png.writeUInt32BE(crc32(png.subarray(12, 29)), 29);
-  return png;
 }
 
 /** A 4xx answer with the platform's error shape `{code, error}` and a message a person can read. */
@@ -309,7 +297,7 @@ describe('bad input through the gateway: a clear 4xx, nothing charged', () => {
   });
 
   test('a PNG of 30000×30000 pixels answers 413 without being decoded', async () => {
-    const answer = await analyse(alice, { json: { image: (await hugePngHeader()).toString('base64') } });
+    const answer = await analyse(alice, { json: { image: pngClaimingSize().toString('base64') } });
     await expectClearRejection(answer, 413, /too large: 30000×30000 pixels/);
   });
 

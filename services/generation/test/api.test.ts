@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import type { BusMessage } from '@productgen/bus';
 import {
@@ -12,29 +11,8 @@ import {
 import { hostCpu } from '@productgen/host-cpu';
 import { metricsRegistry } from '@productgen/service-kit';
 import { chooseInt8Kernels, closeStudioThreads } from '@productgen/studio-engine/internals';
+import { pngClaimingSize } from '@productgen/test-kit/hostile-images';
 import { as, binary, newUserId, PHOTOS_DIR, Stack, waitForGeneration } from './helpers';
-
-/** A PNG whose header claims 30000×30000 pixels: refused from the header, never decoded. */
-function hugePngHeader(): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(30000, 0);
-  header.writeUInt32BE(30000, 4);
-  header.set([8, 2, 0, 0, 0], 8);
-  return Buffer.concat([
-    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
-    chunk('IHDR', header),
-    chunk('IDAT', Buffer.from([0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01])),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 const zipEntries = (zip: Buffer) => zip.toString('latin1').split('PK\u0003\u0004').length - 1;
 
@@ -346,7 +324,7 @@ describe('generation API', () => {
       ],
       [
         '30000×30000 PNG',
-        () => asFrank.post('/image-gen/category', { image: hugePngHeader().toString('base64') }),
+        () => asFrank.post('/image-gen/category', { image: pngClaimingSize().toString('base64') }),
         413,
       ],
       ['empty image', () => asFrank.post('/image-gen/category', { image: '' }), 400],
