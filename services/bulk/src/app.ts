@@ -1,6 +1,7 @@
 import type { Express, Response } from 'express';
 import yazl from 'yazl';
-import { routes } from '@productgen/contracts';
+import type { Readable } from 'node:stream';
+import { routes, type GenerationObjectRef } from '@productgen/contracts';
 import {
   AppError,
   createHttpApp,
@@ -8,12 +9,12 @@ import {
   requireGatewayUser,
   serveRoute,
   type Logger,
+  type ObjectStore,
   type ReadinessCheck,
   type ServiceIdentity,
 } from '@productgen/service-kit';
 import type { BatchIntake } from './batch-intake';
 import { JOB_NOT_FOUND_MESSAGE, type BatchReview } from './batch-review';
-import type { GenerationClient } from './clients/generation';
 import type { JobRepository } from './data/job-repository';
 import type { JobDocument } from './data/models';
 import { downloadEntries, NOT_INCLUDED_FILENAME, notIncludedNote, publicStatus, summaryView } from './domain/job';
@@ -24,7 +25,11 @@ export interface BulkAppDeps {
   review: BatchReview;
   jobs: JobRepository;
   progress: ProgressTracker;
-  generation: GenerationClient;
+  /**
+   * Generation's bucket, read only: Download All reads each image's object there, by the reference generation's list
+   * gives, instead of streaming it through generation's download route.
+   */
+  generationImages: ObjectStore;
   readiness: Record<string, ReadinessCheck>;
   logger: Logger;
   /** Verifies every caller (the gateway, other services). */
@@ -39,7 +44,7 @@ function attachment(res: Response, filename: string): void {
 }
 
 export function createBulkApp(deps: BulkAppDeps): Express {
-  const { intake, review, jobs, progress, generation, logger } = deps;
+  const { intake, review, jobs, progress, generationImages, logger } = deps;
   const app = createHttpApp({ name: 'bulk', logger, readiness: deps.readiness, serviceIdentity: deps.serviceIdentity });
 
   async function ownedJob(uuid: string, userId: string): Promise<JobDocument> {
@@ -78,6 +83,14 @@ export function createBulkApp(deps: BulkAppDeps): Express {
     review.remove(input.params.id, requireGatewayUser(req), input.params.index),
   );
 
+  /** One object a download of generation's serves; only in generation's bucket, never another one. */
+  async function openSource(source: GenerationObjectRef): Promise<Readable> {
+    if (source.bucket !== generationImages.bucket) {
+      throw new AppError(502, 'An image of the batch could not be read.', { bucket: source.bucket });
+    }
+    return generationImages.getObjectStream(source.key);
+  }
+
   app.get(routes.downloadBulkJob.path, async (req, res) => {
     const userId = requireGatewayUser(req);
     const { params, query } = parseRequest(routes.downloadBulkJob, req);
@@ -87,9 +100,15 @@ export function createBulkApp(deps: BulkAppDeps): Express {
     if (entries.length === 0) throw AppError.notFound('No images to download yet');
     // Streams start one at a time as yazl reaches their entry, so memory stays at one image whatever the job size.
     const zip = new yazl.ZipFile();
+    // An entry that cannot be opened is emitted on the zip itself (yazl), not on its output: unhandled, it would end
+    // the process; the answer breaks off instead, so a partial zip is never taken for a whole one.
+    zip.on('error', (error: Error) => {
+      logger.warn({ err: error, job: job.uuid }, 'Download All broken off: an image could not be read');
+      res.destroy(error);
+    });
     for (const entry of entries) {
       zip.addReadStreamLazy(entry.path, { compress: false }, (callback) => {
-        generation.openImage(userId, entry.generationUuid, entry.imageIndex).then(
+        openSource(entry.source).then(
           (stream) => callback(null, stream),
           (error: unknown) => callback(error as Error, undefined as never),
         );

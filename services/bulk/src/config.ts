@@ -34,6 +34,8 @@ export const bulkConfigSchema = z
     S3_ACCESS_KEY: s3Config.S3_ACCESS_KEY.optional(),
     S3_SECRET_KEY: s3Config.S3_SECRET_KEY.optional(),
     S3_BUCKET: s3Config.S3_BUCKET.default('productgen-bulk'),
+    /** Generation's bucket, read only: Download All reads the objects generation's list references there. */
+    GENERATION_IMAGES_BUCKET: envFields.bucketName().default('productgen-generation'),
     ...telemetryConfig,
     BILLING_URL: envFields.httpUrl().default('http://127.0.0.1:8082'),
     GENERATION_URL: envFields.httpUrl().default('http://127.0.0.1:8083'),

@@ -3,6 +3,7 @@ import type { Connection } from 'mongoose';
 import type { MessageBus, Subscription } from '@productgen/bus';
 import {
   createCrashPoint,
+  createObjectStore,
   createServiceIdentity,
   periodicTask,
   type Logger,
@@ -29,6 +30,12 @@ export interface BulkServiceDeps {
   bus: MessageBus;
   /** Uploaded zips until their products are handed over; the bucket is created at start when missing. */
   objectStore: ObjectStore;
+  /**
+   * Generation's bucket (GENERATION_IMAGES_BUCKET), read only by Download All. Without it, a store of that bucket on
+   * the configured S3 endpoint (the launcher and main.ts give the S3 variables), else `objectStore` (one bucket for
+   * both, as some tests run).
+   */
+  generationImages?: ObjectStore;
   /** Internal APIs: base URLs, or clients (tests may pass their own). */
   billing?: BillingClient;
   generation?: GenerationClient;
@@ -46,6 +53,17 @@ export interface BulkService {
   jobs: JobRepository;
 }
 
+/** Generation's bucket on the configured S3 endpoint; undefined when no endpoint is configured. */
+function generationImagesStore(config: BulkConfig): ObjectStore | undefined {
+  if (!config.S3_ENDPOINT || !config.S3_ACCESS_KEY || !config.S3_SECRET_KEY) return undefined;
+  return createObjectStore({
+    endpoint: config.S3_ENDPOINT,
+    accessKey: config.S3_ACCESS_KEY,
+    secretKey: config.S3_SECRET_KEY,
+    bucket: config.GENERATION_IMAGES_BUCKET,
+  });
+}
+
 /** One factory for every way of running: the embedded launcher and main.ts both call it. */
 export async function createBulkService(deps: BulkServiceDeps): Promise<BulkService> {
   const { config, bus, objectStore } = deps;
@@ -55,6 +73,8 @@ export async function createBulkService(deps: BulkServiceDeps): Promise<BulkServ
   const identity = createServiceIdentity(config.SERVICE_AUTH_SECRET, 'bulk');
   const billing = deps.billing ?? createBillingClient({ baseUrl: config.BILLING_URL, timeoutMs, identity });
   const generation = deps.generation ?? createGenerationClient({ baseUrl: config.GENERATION_URL, timeoutMs, identity });
+
+  const generationImages = deps.generationImages ?? generationImagesStore(config) ?? objectStore;
 
   const models = await createModels(deps.mongo);
   const jobs = new JobRepository(models.jobs);
@@ -115,7 +135,7 @@ export async function createBulkService(deps: BulkServiceDeps): Promise<BulkServ
     review,
     jobs,
     progress,
-    generation,
+    generationImages,
     logger,
     readiness: {
       mongo: async () => {

@@ -47,9 +47,17 @@ describe('batch review API', () => {
   const redone: Array<{ from: string; to: string; category?: string }> = [];
   const isPng = (base64: string) => Buffer.from(base64, 'base64').subarray(0, 8).equals(PNG_MASK.subarray(0, 8));
 
-  /** Generation's message once a product renders (the stand-in renders at once): bulk's progress comes from it. */
-  function rendered(uuid: string, userId: string): void {
+  /** Where the stand-in stores a rendered product's image, in generation's bucket as bulk reads it. */
+  const imageKey = (uuid: string) => `images/${uuid}/0.jpg`;
+
+  /**
+   * A product renders (the stand-in renders at once, before it answers): its image is stored, and generation's
+   * message sent, from which bulk's progress comes.
+   */
+  async function rendered(uuid: string, userId: string): Promise<void> {
     const { bulkJob } = generations.get(uuid)!;
+    const image = Buffer.from(`image 0 of ${uuid}`);
+    await bed.generationImages.putObject(imageKey(uuid), image, { contentType: 'image/jpeg', size: image.length });
     void announceCompleted(bed.bus, { userId, bulkJobUuid: bulkJob, generationUuid: uuid, images: [0] });
   }
 
@@ -78,6 +86,10 @@ describe('batch review API', () => {
       original_image_url: `/download/${uuid}/image/-1`,
       original_filename: generation.filename,
       original_extension: 'jpg',
+      downloads: {
+        original: { bucket: bed.generationImages.bucket, key: `originals/${uuid}.jpg` },
+        images: rendered ? [{ index: 0, bucket: bed.generationImages.bucket, key: imageKey(uuid) }] : [],
+      },
     };
   }
 
@@ -98,7 +110,7 @@ describe('batch review API', () => {
         });
       }),
       generation: stubService((app) => {
-        serveRoute(app, generationInternalRoutes.createBulkGeneration, ({ body }) => {
+        serveRoute(app, generationInternalRoutes.createBulkGeneration, async ({ body }) => {
           const known = generations.get(body.generation_uuid);
           const hold = body.hold_uncertain === true && body.original_filename.includes('unsure');
           const generation = known ?? {
@@ -111,7 +123,7 @@ describe('batch review API', () => {
           };
           generations.set(body.generation_uuid, generation);
           const held = generation.state === 'held';
-          if (!held) rendered(body.generation_uuid, body.userId);
+          if (!held) await rendered(body.generation_uuid, body.userId);
           return {
             generation_uuid: body.generation_uuid,
             outcome: held ? ('held' as const) : ('queued' as const),
@@ -131,16 +143,16 @@ describe('batch review API', () => {
           if (generation.state !== 'held') throw AppError.conflict('This product is no longer waiting for your check.');
           generation.releases.push({ mask: body.mask, object: body.object, category: body.category });
           generation.state = 'rendered';
-          rendered(params.generationUuid, body.userId);
+          await rendered(params.generationUuid, body.userId);
           return { generation_uuid: params.generationUuid, outcome: 'queued' as const, images: 1, credits_returned: 0 };
         });
-        serveRoute(app, generationInternalRoutes.redoBulkGeneration, ({ params, body }) => {
+        serveRoute(app, generationInternalRoutes.redoBulkGeneration, async ({ params, body }) => {
           const source = generations.get(params.generationUuid);
           if (!source) throw AppError.notFound('Generation not found');
           if (body.mask !== undefined && !isPng(body.mask)) throw AppError.badRequest('The mask must be a PNG image.');
           redone.push({ from: params.generationUuid, to: body.new_generation_uuid, category: body.category });
           generations.set(body.new_generation_uuid, { ...source, state: 'rendered', releases: [], drops: 0 });
-          rendered(body.new_generation_uuid, body.userId);
+          await rendered(body.new_generation_uuid, body.userId);
           return { generation_uuid: body.new_generation_uuid, outcome: 'queued' as const, images: 1 };
         });
         serveRoute(app, generationInternalRoutes.dropHeldBulkGeneration, ({ params }) => {
@@ -156,9 +168,6 @@ describe('batch review API', () => {
             .filter(([, generation]) => generation.bulkJob === params.bulkJobUuid)
             .map(([uuid, generation]) => view(uuid, generation)),
         }));
-        app.get('/download/:id/image/:index', (req, res) => {
-          res.type('image/jpeg').send(Buffer.from(`image ${req.params.index} of ${req.params.id}`));
-        });
       }),
       // The tests sweep by calling `sweep()`; the service is started for generation's messages.
       env: { PROGRESS_POLL_MS: '3600000' },

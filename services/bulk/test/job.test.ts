@@ -60,6 +60,14 @@ function generation(n: number, status: Generation['metadata']['status'], fixed: 
     original_image_url: `/download/${uuid(n)}/image/-1`,
     original_filename: `p${n}.jpg`,
     original_extension: 'jpg',
+    downloads: {
+      original: { bucket: 'generation-images', key: `originals/${uuid(n)}.jpg` },
+      images: fixed.map((_done, index) => ({
+        index,
+        bucket: 'generation-images',
+        key: `final/${uuid(n)}/${index}.jpg`,
+      })),
+    },
   };
 }
 
@@ -122,6 +130,27 @@ test('Download All: a folder per product with images numbered from 1, originals 
   expect(downloadEntries(job(['handed', 'handed']), generations, true)[0]).toEqual({
     path: 'p0/original.jpg',
     generationUuid: uuid(0),
-    imageIndex: -1,
+    source: { bucket: 'generation-images', key: `originals/${uuid(0)}.jpg` },
   });
+});
+
+test('Download All holds the objects generation lists as its downloads: an image it does not list is left out', () => {
+  const withdrawn = generation(0, 'completed', [true, true, true]);
+  // Generation lists no download of a refunded image (nor of a free user's unwatermarked base): here image 1.
+  withdrawn.downloads.images = withdrawn.downloads.images.filter((image) => image.index !== 1);
+  expect(downloadEntries(job(['handed']), [withdrawn], false)).toEqual([
+    {
+      path: 'p0/1.jpg',
+      generationUuid: uuid(0),
+      source: { bucket: 'generation-images', key: `final/${uuid(0)}/0.jpg` },
+    },
+    {
+      path: 'p0/3.jpg',
+      generationUuid: uuid(0),
+      source: { bucket: 'generation-images', key: `final/${uuid(0)}/2.jpg` },
+    },
+  ]);
+  // Nothing listed to download: no folder, and the note names the product.
+  withdrawn.downloads.images = [];
+  expect(downloadEntries(job(['handed']), [withdrawn], true)).toEqual([]);
 });

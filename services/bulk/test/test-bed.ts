@@ -44,6 +44,8 @@ export interface BulkTestBed {
   /** The service's bus: a test stands in for generation's outcome messages on it (see `announceCompleted`). */
   bus: MessageBus;
   store: ObjectStore;
+  /** Generation's bucket as bulk reads it (Download All): a stand-in stores its images' objects here. */
+  generationImages: ObjectStore;
   s3: EmbeddedS3;
   stopS3(): Promise<void>;
   restartS3(): Promise<void>;
@@ -92,6 +94,13 @@ async function startOn(
     secretKey: s3.secretKey,
     bucket: 'bulk-test',
   });
+  const generationImages = createObjectStore({
+    endpoint: s3.endpoint,
+    accessKey: s3.accessKey,
+    secretKey: s3.secretKey,
+    bucket: 'generation-test',
+  });
+  await generationImages.ensureBucket();
   const billing = await serve(options.billing);
   started.push(() => new Promise((resolve) => billing.server.close(resolve)));
   const generation = await serve(options.generation);
@@ -109,6 +118,7 @@ async function startOn(
     mongo: connection,
     bus,
     objectStore: store,
+    generationImages,
     now: options.now,
   });
   const outer = express();
@@ -121,6 +131,7 @@ async function startOn(
     connection,
     bus,
     store,
+    generationImages,
     get s3() {
       return s3;
     },

@@ -252,7 +252,7 @@ export function createGenerationApp(deps: GenerationAppDeps): Express {
 
   serveRoute(app, generationInternalRoutes.listBulkGenerations, async (input) => {
     const found = await generations.listByBulkJob(input.params.userId, input.params.bulkJobUuid);
-    return { generations: found.map(bulkGenerationView) };
+    return { generations: found.map((generation) => bulkGenerationView(generation, objectStore.bucket)) };
   });
 
   serveRoute(app, generationInternalRoutes.stylePresetsById, async (input) => {

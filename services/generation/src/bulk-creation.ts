@@ -15,7 +15,7 @@ import type { BillingClient } from './clients/billing';
 import { NO_CUTOUT_MESSAGE, type CreationFlow } from './creation';
 import type { GenerationRepository } from './data/generation-repository';
 import type { CutoutDocument, GenerationDocument } from './data/schemas';
-import { generationView, objectKeys } from './domain/generation';
+import { generationView, objectKeys, servedKey } from './domain/generation';
 import { checkReasons, planVariations, type StudioEngine } from '@productgen/studio-engine';
 import { normalizeUpload, type UploadLimits } from './domain/upload';
 
@@ -380,11 +380,20 @@ export class BulkCreation {
   }
 }
 
-/** A batch generation for bulk: the public view plus the stored original's extension (its Download All names). */
-export function bulkGenerationView(generation: GenerationDocument): BulkGeneration {
+/**
+ * A batch generation for bulk: the public view plus the stored original's extension (its Download All names) and
+ * the objects its downloads serve in `bucket` (generation's), chosen by `servedKey` as the download route chooses
+ * them, so Download All reads the same objects without streaming them through this service.
+ */
+export function bulkGenerationView(generation: GenerationDocument, bucket: string): BulkGeneration {
+  const images = generation.images.flatMap((image) => {
+    const key = servedKey(generation, image);
+    return key === null ? [] : [{ index: image.index, bucket, key }];
+  });
   return {
     ...generationView(generation),
     original_extension: generation.original_content_type === 'image/png' ? 'png' : 'jpg',
     object: generation.object,
+    downloads: { original: { bucket, key: generation.original_key }, images },
   };
 }

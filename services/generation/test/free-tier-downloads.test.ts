@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import { topics } from '@productgen/contracts';
+import { topics, type GenerationDownloads, type GenerationObjectRef } from '@productgen/contracts';
 import { REFUNDED_IMAGE_MESSAGE } from '../src/domain/generation';
 import { watermarkOverlay, closeStudioThreads } from '@productgen/studio-engine/internals';
 import { as, binary, newUserId, PHOTOS_DIR, Stack, waitForGeneration } from './helpers';
@@ -51,6 +51,14 @@ describe('free-tier downloads', () => {
     const response = await download(userId, `/download/${uuid}/image/0?v=base`);
     expect(response.status).toBe(200);
     return response.body as Buffer;
+  }
+
+  /** An object as bulk reads it for Download All, by the reference generation lists. */
+  async function stored(ref: GenerationObjectRef): Promise<Buffer> {
+    expect(ref.bucket).toBe(stack.objectStore().bucket);
+    const chunks: Buffer[] = [];
+    for await (const chunk of await stack.objectStore().getObjectStream(ref.key)) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
   }
 
   async function servedPixels(userId: string, uuid: string): Promise<Buffer> {
@@ -104,6 +112,12 @@ describe('free-tier downloads', () => {
     expect((await download(free, `/download/${marked}/image/0?v=base`)).status).toBe(404);
     expect((await as(app.app, free).get(`/image-gen/status/${marked}`)).body.images).toEqual([]);
     expect((await download(free, `/download/${clean}/image/0?v=base`)).status).toBe(200);
+    // Nor is it among the objects a batch's Download All is given to read.
+    const batch = randomUUID();
+    await app.connection.model('Generation').updateOne({ uuid: marked }, { $set: { bulk_job_uuid: batch } });
+    const listed = await as(app.app, free).get(`/internal/users/${free}/bulk-jobs/${batch}/generations`);
+    expect(listed.status).toBe(200);
+    expect((listed.body.generations[0].downloads as GenerationDownloads).images).toEqual([]);
   }, 240_000);
 
   /** What billing publishes once a user's refund of an image is applied. */
@@ -155,6 +169,11 @@ describe('free-tier downloads', () => {
     const listed = await as(app.app, seller).get(`/internal/users/${seller}/bulk-jobs/${batch}/generations`);
     expect(listed.status).toBe(200);
     expect(listed.body.generations[0].images.map((image: { id: string }) => image.id)).toEqual([`${uuid}-1`]);
+    // It reads them itself, by the references listed: the very objects the download route serves, none of image 0.
+    const downloads = listed.body.generations[0].downloads as GenerationDownloads;
+    expect(downloads.images.map((image) => [image.index, image.bucket])).toEqual([[1, stack.objectStore().bucket]]);
+    expect(await stored(downloads.images[0]!)).toEqual((await download(seller, `/download/${uuid}/image/1`)).body);
+    expect(await stored(downloads.original)).toEqual((await download(seller, `/download/${uuid}/image/-1`)).body);
 
     await refundGranted(seller, uuid, 1);
     expect((await downloadUntil(seller, `/download/${uuid}/image/1`, 410)).status).toBe(410);

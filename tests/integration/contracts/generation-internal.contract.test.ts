@@ -7,9 +7,12 @@ import path from 'node:path';
 import { createInProcessBroker, createInProcessBus } from '@productgen/bus';
 import {
   batchPhotoKey,
+  fillPath,
   generationInternalRoutes,
   NOT_A_BATCH_PHOTO_MESSAGE,
+  routePaths,
   type BatchPhotoRef,
+  type GenerationObjectRef,
 } from '@productgen/contracts';
 import { startEmbeddedS3 } from '@productgen/embedded-s3';
 import { createGenerationService, generationConfigSchema } from '@productgen/generation-service';
@@ -25,14 +28,15 @@ import {
 } from '@productgen/service-kit';
 import { freePort } from '@productgen/service-kit/local-ports';
 import { closeStudioThreads } from '@productgen/studio-engine';
-import { TEST_SERVICE_AUTH_SECRET } from '@productgen/test-kit';
+import { serviceCallHeaders, TEST_SERVICE_AUTH_SECRET } from '@productgen/test-kit';
 import { BillingFixture } from '@productgen/test-kit/billing-fixture';
 import { MongoFixture } from '@productgen/test-kit/mongo-fixture';
 
 // Generation's internal API (the calls bulk makes for a batch) as the contracts declare it, checked against the real
 // generation service: a product handed over by reference to its photo in bulk's bucket, only keys of the batch's own
 // prefix read; idempotent by generation uuid; the batch's generations listed; held products released or dropped once;
-// presets by id. Every implementation of this API (a stand-in in bulk's tests included) is meant to run this suite.
+// presets by id; each listed generation's downloads by reference, the objects its download route serves. Every
+// implementation of this API (a stand-in in bulk's tests included) is meant to run this suite.
 jest.setTimeout(300_000);
 
 const PHOTOS = path.resolve(__dirname, '../../../../shared/photos');
@@ -47,6 +51,10 @@ interface RunningGeneration {
   reserved(userId: string, count: number): string;
   /** The credits given back for a generation so far (`<uuid>:<index>`). */
   givenBack(generationUuid: string): string[];
+  /** An object of generation's bucket, as bulk's Download All reads it by a listed reference. */
+  readObject(ref: GenerationObjectRef): Promise<Buffer>;
+  /** What the user's download of an image (-1: the original) serves. */
+  served(userId: string, generationUuid: string, index: number): Promise<Buffer>;
   close(): Promise<void>;
 }
 
@@ -64,6 +72,7 @@ const realGeneration: Implementation = {
     const s3 = await startEmbeddedS3({ dataDir: path.join(dir, 's3') });
     const store = (bucket: string) =>
       createObjectStore({ endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket });
+    const images = store('contract-generation');
     const batchPhotos = store(BATCH_BUCKET);
     await batchPhotos.ensureBucket();
     const billing = new BillingFixture();
@@ -86,7 +95,7 @@ const realGeneration: Implementation = {
       logger,
       mongo: connection,
       bus,
-      objectStore: store('contract-generation'),
+      objectStore: images,
       batchPhotos,
       billing: { baseUrl: billing.url },
       auth: { baseUrl: config.AUTH_URL },
@@ -94,8 +103,9 @@ const realGeneration: Implementation = {
     await service.start();
     const server = http.createServer(service.app);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     return {
-      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      url,
       batchPhotos,
       reserved(userId, count) {
         const uuid = randomUUID();
@@ -103,6 +113,18 @@ const realGeneration: Implementation = {
         return uuid;
       },
       givenBack: (uuid) => [...billing.refunds].filter((key) => key.startsWith(uuid)).sort(),
+      async readObject(ref) {
+        if (ref.bucket !== images.bucket) throw new Error(`not generation's bucket: ${ref.bucket}`);
+        const chunks: Buffer[] = [];
+        for await (const chunk of await images.getObjectStream(ref.key)) chunks.push(chunk as Buffer);
+        return Buffer.concat(chunks);
+      },
+      async served(userId, generationUuid, index) {
+        const route = fillPath(routePaths.downloadImage.path, { id: generationUuid, index });
+        const response = await fetch(`${url}${route}`, { headers: serviceCallHeaders(userId) });
+        if (response.status !== 200) throw new Error(`the download answered ${response.status}`);
+        return Buffer.from(await response.arrayBuffer());
+      },
       async close() {
         await new Promise((resolve) => server.close(resolve));
         await service.stop();
@@ -182,10 +204,13 @@ describe.each([realGeneration])('generation internal API: $name', (implementatio
     expect(generation.givenBack(uuid)).toEqual([]);
     const { generations } = await client.listBulkGenerations({ params: { userId: user, bulkJobUuid: job } });
     expect(generations.map((listed) => listed.generation_uuid)).toContain(uuid);
-    expect(generations.find((listed) => listed.generation_uuid === uuid)).toMatchObject({
-      original_filename: 'mug.jpg',
-      original_extension: 'jpg',
-    });
+    const listed = generations.find((found) => found.generation_uuid === uuid)!;
+    expect(listed).toMatchObject({ original_filename: 'mug.jpg', original_extension: 'jpg' });
+    // The objects its downloads serve, by reference (Download All reads them): the original as the download route
+    // serves it; no image yet (nothing rendered), as the listed images.
+    expect(listed.downloads.images).toEqual([]);
+    expect(listed.images).toEqual([]);
+    expect(await generation.readObject(listed.downloads.original)).toEqual(await generation.served(user, uuid, -1));
   });
 
   test("only a photo of the batch's own prefix in bulk's bucket is read: 400 otherwise, 404 when missing", async () => {

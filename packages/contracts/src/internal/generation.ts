@@ -95,11 +95,31 @@ export const createBulkGenerationResponseSchema = z.object({
 });
 export type CreateBulkGenerationResponse = z.infer<typeof createBulkGenerationResponseSchema>;
 
+/** An object in generation's bucket, by reference. */
+export const generationObjectRefSchema = z.object({
+  bucket: z.string().min(3).max(63),
+  key: z.string().min(1).max(1024),
+});
+export type GenerationObjectRef = z.infer<typeof generationObjectRefSchema>;
+
+/**
+ * What the downloads of a generation serve, by reference, for bulk's Download All to read from the object store
+ * itself: the original, and for each image `GET /download/:id/image/:index` serves, the object it serves (the
+ * finished image, else its base; a free user's unwatermarked base and a refunded image are never listed). Bulk
+ * reads only the bucket it is configured with (its GENERATION_IMAGES_BUCKET).
+ */
+export const generationDownloadsSchema = z.object({
+  original: generationObjectRefSchema,
+  images: z.array(generationObjectRefSchema.extend({ index: z.number().int().min(0) })),
+});
+export type GenerationDownloads = z.infer<typeof generationDownloadsSchema>;
+
 /** A batch's generation as bulk needs it: the public view plus the stored original's file extension. */
 export const bulkGenerationSchema = generationSchema.extend({
   original_extension: z.enum(['jpg', 'png']),
   /** The product name (analysis's, or the seller's correction). */
   object: z.string().nullable().optional(),
+  downloads: generationDownloadsSchema,
 });
 export type BulkGeneration = z.infer<typeof bulkGenerationSchema>;
 
@@ -177,7 +197,7 @@ export const generationInternalRoutes = {
     owner: 'generation',
     method: 'GET',
     path: '/internal/users/:userId/bulk-jobs/:bulkJobUuid/generations',
-    summary: "A batch's generations with their status and images.",
+    summary: "A batch's generations with their status, images and the objects their downloads serve.",
     request: { params: bulkGenerationsParamsSchema },
     response: bulkGenerationsSchema,
   }),

@@ -1,20 +1,14 @@
-import { Readable } from 'node:stream';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { fillPath, generationInternalRoutes, routePaths } from '@productgen/contracts';
+import { generationInternalRoutes } from '@productgen/contracts';
 import {
   AppError,
   createInternalApiClient,
-  fetchWithTrace,
-  SERVICE_TOKEN_HEADER,
   type InternalApiClient,
   type ServiceIdentity,
 } from '@productgen/service-kit';
 
-/** Generation's internal routes, plus its image downloads streamed as they are for the batch's Download All. */
+/** Generation's internal routes (Download All reads the images' objects itself, by the references they list). */
 export interface GenerationClient {
   api: InternalApiClient<typeof generationInternalRoutes>;
-  /** One image (index -1: the original) of a user's generation, streamed. */
-  openImage(userId: string, generationUuid: string, imageIndex: number): Promise<Readable>;
 }
 
 /** The connection broke before any answer (the internal client's 503 for a failed fetch). */
@@ -49,7 +43,6 @@ export function createGenerationClient(options: {
   timeoutMs: number;
   identity: ServiceIdentity;
 }): GenerationClient {
-  const base = options.baseUrl.replace(/\/+$/, '');
   return {
     api: retryingOnConnectionLoss(
       createInternalApiClient(generationInternalRoutes, {
@@ -59,16 +52,5 @@ export function createGenerationClient(options: {
         identity: options.identity,
       }),
     ),
-    async openImage(userId, generationUuid, imageIndex) {
-      // The same download route the gateway forwards to, called as the gateway does (the user in a signed token).
-      const route = fillPath(routePaths.downloadImage.path, { id: generationUuid, index: imageIndex });
-      const response = await fetchWithTrace(`${base}${route}`, {
-        headers: { [SERVICE_TOKEN_HEADER]: await options.identity.sign(userId) },
-      });
-      if (!response.ok || !response.body) {
-        throw new AppError(response.status >= 400 ? response.status : 502, 'An image of the batch could not be read.');
-      }
-      return Readable.fromWeb(response.body as WebReadableStream<Uint8Array>);
-    },
   };
 }

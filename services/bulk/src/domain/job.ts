@@ -6,13 +6,18 @@ import {
   type BulkJobCounts,
   type BulkJobStatus,
   type BulkJobSummary,
+  type BulkGeneration,
   type Generation,
+  type GenerationObjectRef,
 } from '@productgen/contracts';
 import type { GenerationProgressDocument, JobDocument, JobStage, ProductDocument } from '../data/models';
 import { folderNames } from './zip-rules';
 
-/** A generation as generation's internal list gives it: the public view plus the stored original's extension. */
-export type JobGeneration = Generation & { original_extension: 'jpg' | 'png'; object?: string | null };
+/**
+ * A generation as generation's internal list gives it: the public view plus the stored original's extension and the
+ * objects its downloads serve.
+ */
+export type JobGeneration = BulkGeneration;
 
 export const NOTHING_MATCHED_MESSAGE =
   'No product matched the categories of the chosen style presets, so nothing was created and no credits were used.';
@@ -158,21 +163,18 @@ export function jobView(job: JobDocument, generations: readonly JobGeneration[])
   };
 }
 
-/** One file of the Download All zip: where it is in the zip and which download of generation's it is. */
+/** One file of the Download All zip: where it is in the zip and the object of generation's it holds. */
 export interface DownloadEntry {
   path: string;
   generationUuid: string;
-  /** -1 is the original photo. */
-  imageIndex: number;
-}
-
-function imageIndexOf(generation: Generation, image: Generation['images'][number]): number {
-  return Number(image.id.slice(generation.generation_uuid.length + 1));
+  /** The object generation's download of this image (or of the original) serves, as its list references it. */
+  source: GenerationObjectRef;
 }
 
 /**
  * The layout of Download All: a folder per product named after its original file, its images numbered from 1,
- * and the original photo only when asked for.
+ * and the original photo only when asked for. Only the images generation lists a download of are in it: a refunded
+ * image, or a free user's base without the watermark, is not listed, as its download route does not serve it.
  */
 export function downloadEntries(
   job: JobDocument,
@@ -180,19 +182,23 @@ export function downloadEntries(
   includeOriginals: boolean,
 ): DownloadEntry[] {
   const names = new Map(job.products.map((product) => [product.generation_uuid, product.name]));
-  const ordered = orderedGenerations(job, generations).filter((generation) => generation.images.length > 0);
+  const ordered = orderedGenerations(job, generations).filter((generation) => generation.downloads.images.length > 0);
   const folders = folderNames(ordered.map((generation) => names.get(generation.generation_uuid) ?? 'product'));
   return ordered.flatMap((generation, position) => {
     const folder = folders[position]!;
-    const entries: DownloadEntry[] = generation.images.map((image) => {
-      const index = imageIndexOf(generation, image);
-      return { path: `${folder}/${index + 1}.jpg`, generationUuid: generation.generation_uuid, imageIndex: index };
-    });
+    const generationUuid = generation.generation_uuid;
+    const entries: DownloadEntry[] = [...generation.downloads.images]
+      .sort((a, b) => a.index - b.index)
+      .map(({ index, bucket, key }) => ({
+        path: `${folder}/${index + 1}.jpg`,
+        generationUuid,
+        source: { bucket, key },
+      }));
     if (includeOriginals) {
       entries.unshift({
         path: `${folder}/original.${generation.original_extension}`,
-        generationUuid: generation.generation_uuid,
-        imageIndex: -1,
+        generationUuid,
+        source: generation.downloads.original,
       });
     }
     return entries;
