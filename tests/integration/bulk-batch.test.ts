@@ -1,7 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pollUntil } from '@productgen/test-kit';
-import { plainRequest, startInProcessPlatform, type InProcessPlatform, type PlainResponse } from './batch/platform';
+import {
+  plainRequest,
+  RENDERING_PLATFORM_LIMITS,
+  startInProcessPlatform,
+  type InProcessPlatform,
+  type PlainResponse,
+} from './batch/platform';
 import { batchForm, makeZip, readZipEntries } from '@productgen/test-kit/zips';
 
 // Batch creation through the gateway on the platform as `npm start` composes it (embedded MongoDB and S3, the
@@ -52,16 +58,7 @@ async function photo(relative: string): Promise<Buffer> {
 }
 
 beforeAll(async () => {
-  platform = await startInProcessPlatform({
-    PROGRESS_POLL_MS: '1000',
-    // In embedded mode the render worker's compose stages hold the one event loop for seconds at a time (measured
-    // here: up to 16 s, a minute on a loaded machine), which every service shares; these limits let calls wait for
-    // it instead of failing.
-    SESSION_VERIFY_TIMEOUT_MS: '300000',
-    UPSTREAM_TIMEOUT_MS: '300000',
-    INTERNAL_TIMEOUT_MS: '300000',
-    RESERVING_TIMEOUT_MS: '700000',
-  });
+  platform = await startInProcessPlatform({ ...RENDERING_PLATFORM_LIMITS, PROGRESS_POLL_MS: '1000' });
 });
 
 afterAll(async () => {

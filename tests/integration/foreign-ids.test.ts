@@ -3,7 +3,13 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { apiRoutes, fillPath, pathParamNames, routePaths, type ApiRoute, type RouteId } from '@productgen/contracts';
 import { batchForm, makeZip } from '@productgen/test-kit/zips';
-import { plainRequest, startInProcessPlatform, type InProcessPlatform, type PlainResponse } from './batch/platform';
+import {
+  plainRequest,
+  RENDERING_PLATFORM_LIMITS,
+  startInProcessPlatform,
+  type InProcessPlatform,
+  type PlainResponse,
+} from './batch/platform';
 
 // Issue 32: every API route that names an object by id, called with another user's session, is a 404 in the
 // product's error shape, so ids cannot be probed. The list of routes comes from the route table (@productgen/contracts):
@@ -91,14 +97,7 @@ async function ok<T>(answer: PlainResponse | Promise<PlainResponse>): Promise<T>
 }
 
 beforeAll(async () => {
-  platform = await startInProcessPlatform({
-    // The render worker shares this process's event loop with every service (embedded mode): calls wait for it.
-    SESSION_VERIFY_TIMEOUT_MS: '300000',
-    UPSTREAM_TIMEOUT_MS: '300000',
-    INTERNAL_TIMEOUT_MS: '300000',
-    // More than twice INTERNAL_TIMEOUT_MS (the configuration refuses less), as in bulk-batch.test.ts.
-    RESERVING_TIMEOUT_MS: '700000',
-  });
+  platform = await startInProcessPlatform(RENDERING_PLATFORM_LIMITS);
   owner = await platform.signIn('foreign.ids.owner@example.com');
   stranger = await platform.signIn('foreign.ids.stranger@example.com');
   const photo = await readFile(PHOTO);

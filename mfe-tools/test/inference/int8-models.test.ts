@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import { segmentProduct } from '../../src/inference/segmentation';
 import type { RgbaImage } from '../../src/inference/tensors';
 import { upscaleImage } from '../../src/inference/upscaling';
-import { loadNodeModel, type NodeModel } from '../support/node-onnx';
+import { suiteModelLoader } from '../support/node-onnx';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the build script is CommonJS JavaScript
 const { convertFloat16ModelToFloat32 } = require('../../build/onnx-fp16-to-fp32') as {
   convertFloat16ModelToFloat32(bytes: Uint8Array): { bytes: Uint8Array };
@@ -92,13 +92,7 @@ function psnr(a: Uint8ClampedArray, b: Uint8ClampedArray): number {
   return 10 * Math.log10((255 * 255) / (squared / count || 1e-12));
 }
 
-const models: NodeModel[] = [];
-async function load(bytes: Uint8Array): Promise<NodeModel> {
-  const model = await loadNodeModel(bytes);
-  models.push(model);
-  return model;
-}
-afterAll(() => Promise.all(models.map((model) => model.close())));
+const load = suiteModelLoader();
 
 let files: ModelFiles;
 beforeAll(async () => {

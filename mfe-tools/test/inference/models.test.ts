@@ -11,7 +11,7 @@ import { onnx } from 'onnx-proto';
 import { segmentProduct, SEGMENTATION_SIZE } from '../../src/inference/segmentation';
 import { rgbaToPlanar, type RgbaImage } from '../../src/inference/tensors';
 import { upscaleImage } from '../../src/inference/upscaling';
-import { loadNodeModel, type NodeModel } from '../support/node-onnx';
+import { suiteModelLoader } from '../support/node-onnx';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the build script is CommonJS JavaScript
 const { convertFloat16ModelToFloat32 } = require('../../build/onnx-fp16-to-fp32') as {
   convertFloat16ModelToFloat32(bytes: Uint8Array): { bytes: Uint8Array; removedCasts: number };
@@ -38,13 +38,7 @@ async function photoPixels(longSide: number, photo = PHOTO): Promise<RgbaImage> 
   return { data: new Uint8ClampedArray(data), width: info.width, height: info.height };
 }
 
-const models: NodeModel[] = [];
-async function load(bytes: Uint8Array): Promise<NodeModel> {
-  const model = await loadNodeModel(bytes);
-  models.push(model);
-  return model;
-}
-afterAll(() => Promise.all(models.map((model) => model.close())));
+const load = suiteModelLoader();
 
 if (!modelsDir) throw new Error('u2netp-fp16.onnx not found: run `npm run models:fetch`');
 const fp16Bytes = readFileSync(path.join(modelsDir, 'u2netp-fp16.onnx'));

@@ -56,3 +56,14 @@ export async function loadNodeModel(model: Uint8Array): Promise<NodeModel> {
     close: () => worker.terminate(),
   };
 }
+
+/** A loader for the calling suite: every model it loads is closed once the suite's tests have run. */
+export function suiteModelLoader(): (model: Uint8Array) => Promise<NodeModel> {
+  const models: NodeModel[] = [];
+  afterAll(() => Promise.all(models.map((model) => model.close())));
+  return async (model) => {
+    const loaded = await loadNodeModel(model);
+    models.push(loaded);
+    return loaded;
+  };
+}

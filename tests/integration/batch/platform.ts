@@ -28,6 +28,19 @@ export interface InProcessPlatform {
   stop(): Promise<void>;
 }
 
+/**
+ * Limits for a platform that renders while it is called. In embedded mode the render worker's compose stages hold
+ * the one event loop every service shares for seconds at a time (up to 16 s measured, a minute on a loaded machine):
+ * calls wait for it instead of failing. The reservation wait is more than twice the internal one (the configuration
+ * refuses less).
+ */
+export const RENDERING_PLATFORM_LIMITS = {
+  SESSION_VERIFY_TIMEOUT_MS: '300000',
+  UPSTREAM_TIMEOUT_MS: '300000',
+  INTERNAL_TIMEOUT_MS: '300000',
+  RESERVING_TIMEOUT_MS: '700000',
+} as const;
+
 export async function startInProcessPlatform(env: Record<string, string> = {}): Promise<InProcessPlatform> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'productgen-batch-'));
   const logger = createLogger({ service: 'batch-test', level: 'error' });
