@@ -31,12 +31,13 @@ import { closeStudioThreads } from '@productgen/studio-engine';
 import { serviceCallHeaders, TEST_SERVICE_AUTH_SECRET } from '@productgen/test-kit';
 import { BillingFixture } from '@productgen/test-kit/billing-fixture';
 import { MongoFixture } from '@productgen/test-kit/mongo-fixture';
+import { createGenerationStandIn } from '../../../services/bulk/test/generation-stand-in';
 
 // Generation's internal API (the calls bulk makes for a batch) as the contracts declare it, checked against the real
 // generation service: a product handed over by reference to its photo in bulk's bucket, only keys of the batch's own
 // prefix read; idempotent by generation uuid; the batch's generations listed; held products released or dropped once;
-// presets by id; each listed generation's downloads by reference, the objects its download route serves. Every
-// implementation of this API (a stand-in in bulk's tests included) is meant to run this suite.
+// presets by id; each listed generation's downloads by reference, the objects its download route serves. It runs
+// against every implementation of this API: the real service, and the stand-in bulk's Download All test uses.
 jest.setTimeout(300_000);
 
 const PHOTOS = path.resolve(__dirname, '../../../../shared/photos');
@@ -55,6 +56,8 @@ interface RunningGeneration {
   readObject(ref: GenerationObjectRef): Promise<Buffer>;
   /** What the user's download of an image (-1: the original) serves. */
   served(userId: string, generationUuid: string, index: number): Promise<Buffer>;
+  /** The photo is one analysis is unsure of: the real service finds out by analysing it, a stand-in is told. */
+  unsureOf(photo: BatchPhotoRef): void;
   close(): Promise<void>;
 }
 
@@ -89,6 +92,7 @@ const realGeneration: Implementation = {
       AUTH_URL: `http://127.0.0.1:${await freePort()}`,
       BATCH_PHOTOS_BUCKET: BATCH_BUCKET,
       GENERATION_WORKER: 'off',
+      BILLING_URL: billing.url,
     });
     const service = await createGenerationService({
       config,
@@ -97,8 +101,6 @@ const realGeneration: Implementation = {
       bus,
       objectStore: images,
       batchPhotos,
-      billing: { baseUrl: billing.url },
-      auth: { baseUrl: config.AUTH_URL },
     });
     await service.start();
     const server = http.createServer(service.app);
@@ -119,12 +121,8 @@ const realGeneration: Implementation = {
         for await (const chunk of await images.getObjectStream(ref.key)) chunks.push(chunk as Buffer);
         return Buffer.concat(chunks);
       },
-      async served(userId, generationUuid, index) {
-        const route = fillPath(routePaths.downloadImage.path, { id: generationUuid, index });
-        const response = await fetch(`${url}${route}`, { headers: serviceCallHeaders(userId) });
-        if (response.status !== 200) throw new Error(`the download answered ${response.status}`);
-        return Buffer.from(await response.arrayBuffer());
-      },
+      served: (userId, generationUuid, index) => downloaded(url, userId, generationUuid, index),
+      unsureOf: () => undefined,
       async close() {
         await new Promise((resolve) => server.close(resolve));
         await service.stop();
@@ -140,6 +138,52 @@ const realGeneration: Implementation = {
   },
 };
 
+/** A download of an image (-1: the original) as the user. */
+async function downloaded(url: string, userId: string, generationUuid: string, index: number): Promise<Buffer> {
+  const route = fillPath(routePaths.downloadImage.path, { id: generationUuid, index });
+  const response = await fetch(`${url}${route}`, { headers: serviceCallHeaders(userId) });
+  if (response.status !== 200) throw new Error(`the download answered ${response.status}`);
+  return Buffer.from(await response.arrayBuffer());
+}
+
+/** Bulk's tests' stand-in of generation (services/bulk/test/generation-stand-in.ts) on the embedded S3 server. */
+const standIn: Implementation = {
+  name: "bulk's stand-in",
+  async start() {
+    const dir = await mkdtemp(path.join(tmpdir(), 'generation-stand-in-contract-'));
+    const s3 = await startEmbeddedS3({ dataDir: path.join(dir, 's3') });
+    const store = (bucket: string) =>
+      createObjectStore({ endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket });
+    const images = store('contract-generation');
+    const batchPhotos = store(BATCH_BUCKET);
+    await images.ensureBucket();
+    await batchPhotos.ensureBucket();
+    const generation = createGenerationStandIn(() => ({ batchPhotos, images }));
+    const server = http.createServer(generation.app);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return {
+      url,
+      batchPhotos,
+      reserved: () => randomUUID(),
+      givenBack: (uuid) => generation.givenBack.filter((key) => key.startsWith(uuid)).sort(),
+      async readObject(ref) {
+        if (ref.bucket !== images.bucket) throw new Error(`not generation's bucket: ${ref.bucket}`);
+        const chunks: Buffer[] = [];
+        for await (const chunk of await images.getObjectStream(ref.key)) chunks.push(chunk as Buffer);
+        return Buffer.concat(chunks);
+      },
+      served: (userId, generationUuid, index) => downloaded(url, userId, generationUuid, index),
+      unsureOf: (photo) => generation.unsureOf(photo.key),
+      async close() {
+        await new Promise((resolve) => server.close(resolve));
+        await s3.stop();
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+  },
+};
+
 async function refusal(call: Promise<unknown>): Promise<{ status: number; message: string }> {
   const error = await call.then(
     () => undefined,
@@ -149,7 +193,7 @@ async function refusal(call: Promise<unknown>): Promise<{ status: number; messag
   return { status: error.status, message: error.message };
 }
 
-describe.each([realGeneration])('generation internal API: $name', (implementation) => {
+describe.each([realGeneration, standIn])('generation internal API: $name', (implementation) => {
   let generation: RunningGeneration;
   let client: InternalApiClient<typeof generationInternalRoutes>;
   let mug: Buffer;
@@ -239,7 +283,9 @@ describe.each([realGeneration])('generation internal API: $name', (implementatio
   test('held products: released or dropped exactly once (409 after); unknown ones 404', async () => {
     const blurred = await (await import('sharp')).default(mug).blur(25).jpeg().toBuffer();
     const held = generation.reserved(user, 1);
-    expect((await handOver(held, await stored(blurred), 1, true)).outcome).toBe('held');
+    const heldPhoto = await stored(blurred);
+    generation.unsureOf(heldPhoto);
+    expect((await handOver(held, heldPhoto, 1, true)).outcome).toBe('held');
     expect(
       await client.releaseHeldBulkGeneration({ params: { generationUuid: held }, body: { userId: user } }),
     ).toEqual({ generation_uuid: held, outcome: 'queued', images: 1, credits_returned: 0 });
@@ -249,7 +295,9 @@ describe.each([realGeneration])('generation internal API: $name', (implementatio
     expect(again.status).toBe(409);
 
     const dropped = generation.reserved(user, 2);
-    expect((await handOver(dropped, await stored(blurred), 2, true)).outcome).toBe('held');
+    const droppedPhoto = await stored(blurred);
+    generation.unsureOf(droppedPhoto);
+    expect((await handOver(dropped, droppedPhoto, 2, true)).outcome).toBe('held');
     expect(
       await client.dropHeldBulkGeneration({ params: { generationUuid: dropped }, body: { userId: user } }),
     ).toEqual({ generation_uuid: dropped, credits_returned: 2 });
