@@ -4,12 +4,13 @@ import type { ApiRoute } from '@productgen/contracts';
 import { AppError, type MongoHitCounter } from '@productgen/service-kit';
 import cors from 'cors';
 import type { RequestHandler } from 'express';
-import { MemoryStore, rateLimit, type IncrementResponse, type RateLimitInfo, type Store } from 'express-rate-limit';
+import { MemoryStore, rateLimit, type RateLimitInfo, type Store } from 'express-rate-limit';
 import helmet from 'helmet';
 import type { GatewayConfig } from './config';
 import type { SessionKeySource } from './domain/session';
 import { ipBucket, isSignInRoute, secondsUntil, sessionBucket, tooManyRequestsMessage } from './domain/rate-limit-keys';
 import { isAllowedWebOrigin, isPotentiallyTrustworthy } from './domain/web-origins';
+import { SharedHitBlocks } from './shared-hit-blocks';
 
 /** What the route-resolving middleware leaves for the ones after it (rate limits, auth, body, dispatch). */
 export interface RequestState {
@@ -132,24 +133,6 @@ export interface RateLimiters {
 
 const PROBE_PATHS = new Set(['/healthz', '/readyz']);
 
-/** One limit's counters in the MongoDB every replica shares, so N replicas allow the limit once, not N times. */
-class SharedStore implements Store {
-  readonly localKeys = false;
-  constructor(
-    private readonly counter: MongoHitCounter,
-    readonly prefix: string,
-  ) {}
-  increment(key: string): Promise<IncrementResponse> {
-    return this.counter.increment(`${this.prefix}${key}`);
-  }
-  decrement(key: string): Promise<void> {
-    return this.counter.decrement(`${this.prefix}${key}`);
-  }
-  resetKey(key: string): Promise<void> {
-    return this.counter.reset(`${this.prefix}${key}`);
-  }
-}
-
 /**
  * The gateway's rate limits. With `shared` (MongoDB) every replica counts in the same windows; without it (one
  * replica, tests) each counts in memory. A store that cannot answer lets the request through: the limits
@@ -166,7 +149,7 @@ export function createRateLimiters(config: GatewayConfig, shared?: MongoHitCount
     signIn = false,
   ): RequestHandler {
     let store: Store;
-    if (shared) store = new SharedStore(shared, `${name}:`);
+    if (shared) store = new SharedHitBlocks(shared, `${name}:`, limit, config.RATE_LIMIT_WINDOW_MS);
     else {
       const memory = new MemoryStore();
       stores.push(memory);

@@ -11,6 +11,7 @@ import type { GatewayConfig } from './config';
 import { AnalyticsLog } from './domain/analytics';
 import { SessionCache } from './domain/session';
 import { createRateLimiters } from './security';
+import { reusingServiceTokens } from './service-tokens';
 import { subscribeToSessionRevocations } from './session-revocations';
 import { createSessionVerifier, type FetchLike } from './session-verifier';
 import { createUpstreamForwarder } from './upstream';
@@ -44,7 +45,7 @@ export interface Gateway {
 export function createGateway(deps: GatewayDeps): Gateway {
   const { config, logger } = deps;
   installContextPropagation();
-  const identity = createServiceIdentity(config.SERVICE_AUTH_SECRET, 'gateway');
+  const identity = reusingServiceTokens(createServiceIdentity(config.SERVICE_AUTH_SECRET, 'gateway'));
 
   const sessions = createSessionVerifier({
     authUrl: config.AUTH_URL,
