@@ -1,8 +1,13 @@
 import { isDuplicateKeyError, type MongoHitCounter } from '@productgen/service-kit';
 import type { IncrementResponse, Store } from 'express-rate-limit';
 
-/** At most this many hits are taken from the shared window at once. */
-export const MAX_BLOCK = 64;
+/**
+ * At most this many hits are taken from the shared window at once. A key's requests wait for a block while it is
+ * taken, so one key gets at most MAX_BLOCK requests per MongoDB round trip: on a loaded machine (a round trip of a
+ * second) blocks of 64 held one address to 64 requests/s. Accuracy does not need the cap (a block is already at
+ * most 1/32 of what is left of the limit); it only bounds the hits an idle replica holds of a very large limit.
+ */
+export const MAX_BLOCK = 10_000;
 /** A block is at most this share of what is left of the limit, so near the limit hits are taken one at a time. */
 const SHARE_OF_REMAINING = 32;
 
@@ -19,7 +24,7 @@ interface Block {
 /**
  * One limit's counters in the MongoDB every replica shares, without a round trip per request: a replica takes hits
  * from the shared window in blocks (one `$inc` by n) and numbers its requests from the block in memory. A block is
- * at most 1/32 of what is left of the limit (and at most 64 hits), so the last hits of a limit are taken one by one
+ * at most 1/32 of what is left of the limit (and at most MAX_BLOCK hits), so the last hits of a limit are taken one by one
  * and N replicas still allow the limit once, never more: a hit number counts whether or not it was used, so the
  * hits a replica holds unused at most make a client be refused that many hits early. Once the shared count is past
  * the limit, the rest of the window is refused without asking again (a window's count only grows).
