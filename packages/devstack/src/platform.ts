@@ -76,8 +76,6 @@ const services: ServiceDefinition[] = [
         bus,
         objectStore: openObjectStore(config.S3_BUCKET),
         batchPhotos: openObjectStore(config.BATCH_PHOTOS_BUCKET),
-        billing: { baseUrl: config.BILLING_URL },
-        auth: { baseUrl: config.AUTH_URL },
       });
       return {
         app: service.app,

@@ -24,8 +24,6 @@ export async function startDistributedGeneration(
     bus,
     objectStore: storeOf(config.S3_BUCKET),
     batchPhotos: storeOf(config.BATCH_PHOTOS_BUCKET),
-    billing: { baseUrl: config.BILLING_URL },
-    auth: { baseUrl: config.AUTH_URL },
   });
   await service.start();
   lifecycle.onShutdown(name, () => service.stop());

@@ -42,10 +42,10 @@ export interface GenerationServiceDeps {
    * photos are read from `objectStore` (one bucket for both, as some tests run).
    */
   batchPhotos?: ObjectStore;
-  /** Billing's internal API: a base URL, or a client (the embedded launcher may pass one). */
-  billing: { baseUrl: string } | BillingClient;
-  /** Auth's internal API (brand colours of the shop). */
-  auth: { baseUrl: string } | AuthClient;
+  /** Billing's internal API; by default a client of BILLING_URL (as bulk's deps: config for URLs, a client to replace one). */
+  billing?: BillingClient;
+  /** Auth's internal API (brand colours of the shop); by default a client of AUTH_URL. */
+  auth?: AuthClient;
   now?: () => Date;
   /** Text of the free tier's watermark (the product name). */
   watermarkText?: string;
@@ -70,8 +70,6 @@ export interface GenerationService {
 /** Generations of each kind one sweep handles; the rest wait for the next sweep. */
 const SWEEP_BATCH = 50;
 
-const isClient = <T extends object>(value: { baseUrl: string } | T): value is T => !('baseUrl' in value);
-
 /**
  * One factory for every way of running: the embedded launcher and main.ts call it for the API (with or without
  * the in-process worker); worker.ts calls it and starts only the worker. A missing model file stops it here,
@@ -86,10 +84,8 @@ export async function createGenerationService(deps: GenerationServiceDeps): Prom
     throw new Error('SERVICE_AUTH_SECRET is required: the secret the services sign and verify their calls with');
   }
   const identity = createServiceIdentity(config.SERVICE_AUTH_SECRET, 'generation');
-  const billing = isClient(deps.billing)
-    ? deps.billing
-    : createBillingClient({ baseUrl: deps.billing.baseUrl, timeoutMs, identity });
-  const auth = isClient(deps.auth) ? deps.auth : createAuthClient({ baseUrl: deps.auth.baseUrl, timeoutMs, identity });
+  const billing = deps.billing ?? createBillingClient({ baseUrl: config.BILLING_URL, timeoutMs, identity });
+  const auth = deps.auth ?? createAuthClient({ baseUrl: config.AUTH_URL, timeoutMs, identity });
 
   const engine = await createStudioEngine({
     models: config,

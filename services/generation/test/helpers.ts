@@ -69,6 +69,8 @@ export class Stack {
       // Tests here sweep by calling `sweeper.sweep()`: a timed sweep of another service on the same database could
       // take the very generation a test is about to sweep (a rare CI failure of the publish-sweep test).
       SWEEP_INTERVAL_MS: '3600000',
+      BILLING_URL: this.billing.url,
+      AUTH_URL: this.auth.url,
       ...options.env,
     });
     const connection = await this.connect(options.dbName ?? 'generation');
@@ -79,8 +81,6 @@ export class Stack {
       mongo: connection,
       bus,
       objectStore: this.objectStore(),
-      billing: { baseUrl: this.billing.url },
-      auth: { baseUrl: this.auth.url },
     });
     await service.start();
     this.closers.push(() => service.stop());

@@ -199,7 +199,11 @@ async function endToEnd(files: string[]): Promise<void> {
   await billing.start();
   const connection = await mongoose.createConnection(mongo.url, { dbName: 'generation' }).asPromise();
   // Called directly, as the gateway would: its signed token (test-kit's secret) names the user of X-User-Id.
-  const config = loadConfig(generationConfigSchema, { ...process.env, SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET });
+  const config = loadConfig(generationConfigSchema, {
+    ...process.env,
+    SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET,
+    BILLING_URL: billing.url,
+  });
   const service = await createGenerationService({
     config: { ...config, GENERATION_WORKER: 'in-process' },
     logger,
@@ -211,7 +215,6 @@ async function endToEnd(files: string[]): Promise<void> {
       secretKey: s3.secretKey,
       bucket: 'bench',
     }),
-    billing: { baseUrl: billing.url },
     auth: { shopProfile: async () => ({ shop_context: [], brand_colors: [] }) },
   });
   await service.start();
