@@ -43,7 +43,11 @@ export function createSessionVerifier(options: SessionVerifierOptions): SessionV
     try {
       ({ userId } = await auth.verifySession({ headers: { 'x-session-key': sessionKey } }));
     } catch (error) {
-      if (error instanceof AppError && error.status === 401) return undefined;
+      if (error instanceof AppError && error.status === 401) {
+        // Auth says no (also to a check made in the background while the key was still cached): forget it now.
+        cache.evict(sessionKey);
+        return undefined;
+      }
       // Unreachable, slow or answering outside the contract: the caller cannot be checked now.
       logger.warn({ err: error, target: 'auth' }, 'session verification failed');
       throw AppError.serviceUnavailable(SERVICE_UNAVAILABLE_MESSAGE, { target: 'auth' });
@@ -58,19 +62,29 @@ export function createSessionVerifier(options: SessionVerifierOptions): SessionV
     inFlight.delete(digest);
   }
 
+  function check(sessionKey: string): Promise<string | undefined> {
+    const digest = sessionDigest(sessionKey);
+    let pending = inFlight.get(digest);
+    if (!pending) {
+      pending = askAuth(sessionKey).finally(() => {
+        if (inFlight.get(digest) === pending) inFlight.delete(digest);
+      });
+      inFlight.set(digest, pending);
+    }
+    return pending;
+  }
+
   return {
     verify(sessionKey) {
       const cached = cache.get(sessionKey);
-      if (cached) return Promise.resolve(cached);
-      const digest = sessionDigest(sessionKey);
-      let pending = inFlight.get(digest);
-      if (!pending) {
-        pending = askAuth(sessionKey).finally(() => {
-          if (inFlight.get(digest) === pending) inFlight.delete(digest);
-        });
-        inFlight.set(digest, pending);
+      if (cached) {
+        // A session in use is checked again half-way through its entry, in the background: its requests do not all
+        // stop for auth's answer when the entry ends (under load that answer takes seconds). The entry still lives
+        // no longer than its TTL after auth's last yes, and a revocation still removes it at once.
+        if (cache.isHalfway(sessionKey)) check(sessionKey).catch(() => undefined);
+        return Promise.resolve(cached);
       }
-      return pending;
+      return check(sessionKey);
     },
     evict: (sessionKey) => forget(sessionDigest(sessionKey)),
     evictDigest: forget,

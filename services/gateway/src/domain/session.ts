@@ -87,6 +87,12 @@ export class SessionCache {
     return entry.userId;
   }
 
+  /** Whether a key's entry has lived half its time: a check started now renews it before anyone waits for one. */
+  isHalfway(sessionKey: string): boolean {
+    const entry = this.entries.get(sessionDigest(sessionKey));
+    return entry !== undefined && entry.expiresAt - this.now() <= this.options.ttlMs / 2;
+  }
+
   /** Remembers a verification that started at `startTicket`, unless the key was evicted since. */
   set(sessionKey: string, userId: string, startTicket: number): void {
     if (this.options.ttlMs <= 0) return;
