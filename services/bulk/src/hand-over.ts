@@ -136,12 +136,17 @@ export class HandOver {
   /**
    * The product goes to generation by reference: its photo is stored on its own under the batch's prefix
    * (`batchPhotoKey`) and generation reads it from there. The photos go with the upload once every product is with
-   * generation (a hand-over that stops and resumes stores a photo again under the same key).
+   * generation. A hand-over that stops and resumes keeps a photo an earlier attempt stored: generation may still be
+   * reading it for that attempt, and the embedded S3 server (unlike MinIO) replaces an object in place, so a rewrite
+   * could hand generation a torn photo, fail the product and give its credits back while the first attempt renders it
+   * (found by the resilience suite under load).
    */
   private async handOne(job: JobDocument, product: ProductDocument, image: Buffer): Promise<void> {
     const { objectStore } = this.deps;
     const key = batchPhotoKey(job.user_id, job.uuid, product.index, photoExtension(product.name));
-    await objectStore.putObject(key, image, { contentType: 'application/octet-stream', size: image.length });
+    if ((await objectStore.stat(key))?.size !== image.length) {
+      await objectStore.putObject(key, image, { contentType: 'application/octet-stream', size: image.length });
+    }
     const answer = await this.deps.generation.api.createBulkGeneration({
       body: {
         userId: job.user_id,
