@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { billingInternalRoutes, generationInternalRoutes } from '@productgen/contracts';
+import { generationInternalRoutes } from '@productgen/contracts';
 import { AppError, serveRoute } from '@productgen/service-kit';
 import { makeZip } from '@productgen/test-kit/zips';
 import { pollUntil } from '@productgen/test-kit';
 import type { JobDocument } from '../src/data/models';
-import { startBulkTestBed, stubService, uploadBatch, type BulkTestBed } from './test-bed';
+import { purchaserBilling, startBulkTestBed, stubService, uploadBatch, type BulkTestBed } from './test-bed';
 
 // Found by the resilience suite under load: a hand-over that resumed stored a product's photo again while generation
 // could still be reading it for the earlier attempt. The embedded S3 server replaces an object in place, so the read
@@ -25,14 +25,7 @@ describe('a hand-over that stops and resumes', () => {
   beforeAll(async () => {
     bed = await startBulkTestBed({
       name: 'bulk-hand-over-resume',
-      billing: stubService((app) => {
-        serveRoute(app, billingInternalRoutes.userBilling, () => ({ credits: 100, purchaser: true }));
-        serveRoute(app, billingInternalRoutes.reserveBatchCredits, () => ({ balance: 99, watermark: false }));
-        serveRoute(app, billingInternalRoutes.giveBackCredit, ({ body }) => {
-          givenBack.push(`${body.generationUuid}:${body.imageIndex}`);
-          return { balance: 100, refunded: true };
-        });
-      }),
+      billing: purchaserBilling(givenBack),
       generation: stubService((app) => {
         serveRoute(app, generationInternalRoutes.createBulkGeneration, async ({ body }) => {
           const stored = await bed.store.getObjectStream(body.photo.key);

@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { billingInternalRoutes, generationInternalRoutes, isBatchPhotoKey } from '@productgen/contracts';
+import { generationInternalRoutes, isBatchPhotoKey } from '@productgen/contracts';
 import { serveRoute } from '@productgen/service-kit';
 import { makeZip } from '@productgen/test-kit/zips';
 import { listObjectKeys } from '@productgen/test-kit/object-store';
 import { pollUntil } from '@productgen/test-kit';
 import type { JobDocument } from '../src/data/models';
-import { startBulkTestBed, stubService, uploadBatch, type BulkTestBed } from './test-bed';
+import { purchaserBilling, startBulkTestBed, stubService, uploadBatch, type BulkTestBed } from './test-bed';
 
 // Found by the resilience suite: the S3 server restarting mid hand-over made the products not yet read "unreadable",
 // so they were refused for good (credits given back) and the job still said completed. Storage trouble must stop
@@ -35,14 +35,7 @@ describe('batch hand-over while the S3 server restarts', () => {
   beforeAll(async () => {
     bed = await startBulkTestBed({
       name: 'bulk-storage-restart',
-      billing: stubService((app) => {
-        serveRoute(app, billingInternalRoutes.userBilling, () => ({ credits: 100, purchaser: true }));
-        serveRoute(app, billingInternalRoutes.reserveBatchCredits, () => ({ balance: 95, watermark: false }));
-        serveRoute(app, billingInternalRoutes.giveBackCredit, ({ body }) => {
-          givenBack.push(`${body.generationUuid}:${body.imageIndex}`);
-          return { balance: 96, refunded: true };
-        });
-      }),
+      billing: purchaserBilling(givenBack),
       generation: stubService((app) => {
         serveRoute(app, generationInternalRoutes.createBulkGeneration, async ({ body }) => {
           handedOver.push(body.generation_uuid);

@@ -7,8 +7,15 @@ import express from 'express';
 import type { Connection } from 'mongoose';
 import { createInProcessBroker, createInProcessBus, type InProcessBroker, type MessageBus } from '@productgen/bus';
 import { startEmbeddedS3, type EmbeddedS3 } from '@productgen/embedded-s3';
-import { parseMessage, topics } from '@productgen/contracts';
-import { createLogger, createObjectStore, errorHandler, loadConfig, type ObjectStore } from '@productgen/service-kit';
+import { billingInternalRoutes, parseMessage, topics } from '@productgen/contracts';
+import {
+  createLogger,
+  createObjectStore,
+  errorHandler,
+  loadConfig,
+  serveRoute,
+  type ObjectStore,
+} from '@productgen/service-kit';
 import { serviceCallHeaders, TEST_SERVICE_AUTH_SECRET } from '@productgen/test-kit';
 import { MongoFixture } from '@productgen/test-kit/mongo-fixture';
 import { bulkConfigSchema, createBulkService, type BulkService } from '../src';
@@ -50,6 +57,18 @@ export interface BulkTestBed {
   stopS3(): Promise<void>;
   restartS3(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Billing for a purchaser whose credits cover the batch; each give-back is recorded as `<generation>:<image index>`. */
+export function purchaserBilling(givenBack: string[]): express.Express {
+  return stubService((app) => {
+    serveRoute(app, billingInternalRoutes.userBilling, () => ({ credits: 100, purchaser: true }));
+    serveRoute(app, billingInternalRoutes.reserveBatchCredits, () => ({ balance: 95, watermark: false }));
+    serveRoute(app, billingInternalRoutes.giveBackCredit, ({ body }) => {
+      givenBack.push(`${body.generationUuid}:${body.imageIndex}`);
+      return { balance: 96, refunded: true };
+    });
+  });
 }
 
 export async function startBulkTestBed(options: {
