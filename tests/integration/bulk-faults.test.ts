@@ -18,11 +18,25 @@ import { waitForExit } from '../support/rehearsal-processes';
 // virtual host is closed by the broker (rabbitmqctl close_all_connections --vhost: what a broker restart does to the
 // clients, without restarting the broker every other suite shares). The batch must still complete with every image
 // exactly once, no object twice, and the credits charged equal to the images delivered.
+//
+// "In the middle" must hold on any machine: two workers render four generations at once (WORKER_PREFETCH 2), so a
+// batch of three could finish all together, before the faults (CI saw it). Eight one-image products outlast one round
+// of renders, and the other worker is frozen (SIGSTOP) while the first is killed, so no render can finish between the
+// count and the faults; it resumes (SIGCONT) once the broker has dropped its connection.
 jest.setTimeout(1_500_000);
 
 const PHOTOS = path.resolve(__dirname, '../../../shared/photos/test');
-const PRODUCTS = ['electronics/headphones-black.jpg', 'beauty/perfume-bottle.jpg', 'bags/backpack-red.jpg'];
-const PER_PRODUCT = 2;
+const PRODUCTS = [
+  'electronics/headphones-black.jpg',
+  'beauty/perfume-bottle.jpg',
+  'bags/backpack-red.jpg',
+  'kitchen/moka-pot.jpg',
+  'home-decor/alarm-clock-yellow.jpg',
+  'fitness/water-bottle.jpg',
+  'furniture/shell-chair-black.jpg',
+  'jewelry/watch-gold-mesh.jpg',
+];
+const PER_PRODUCT = 1;
 const SIGNUP_CREDITS = 10;
 
 interface JobAnswer {
@@ -82,18 +96,23 @@ withRabbitMq('the batch fault test', (AMQP_URL) => {
       await pollUntil('the reserved credits gone', credits, (value) => value === charged);
       const job = () => api(`/image-gen/bulk-job/${jobUuid}`).then((answer) => answer.json<JobAnswer>());
 
-      // Mid-batch: one product done, the others still rendering.
+      // Mid-batch: one product done, the others still rendering or waiting.
       await pollUntil('the first product done', job, (value) => value.generations_done >= 1, {
         timeoutMs: 900_000,
         intervalMs: 250,
       });
-      const worker = platform.pids['generation-worker-1']!;
-      process.kill(worker, 'SIGKILL');
-      await waitForExit(worker, 'render worker 1');
-
-      const beforeDrop = (await job()).generations_done;
-      expect(beforeDrop).toBeLessThan(PRODUCTS.length);
-      await closeVhostConnections(platform.vhost);
+      const killed = platform.pids['generation-worker-1']!;
+      const frozen = platform.pids['generation-worker-2']!;
+      process.kill(frozen, 'SIGSTOP');
+      try {
+        process.kill(killed, 'SIGKILL');
+        await waitForExit(killed, 'render worker 1');
+        const beforeDrop = (await job()).generations_done;
+        expect(beforeDrop).toBeLessThan(PRODUCTS.length);
+        await closeVhostConnections(platform.vhost);
+      } finally {
+        process.kill(frozen, 'SIGCONT');
+      }
 
       const finished = await pollUntil(
         'the batch to finish',
