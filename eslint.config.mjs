@@ -32,4 +32,21 @@ export default tseslint.config(
     },
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
+  {
+    // What tests share lives in packages/test-kit: a test reaching into another workspace's test folder ties the two
+    // workspaces' tests together without either saying so.
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(services|packages|shell|mfe-[a-z]+)/[^/]+/test/|^(\\.\\./)+(shell|mfe-[a-z]+)/test/',
+              message: "Share test code through packages/test-kit, not another workspace's test folder.",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

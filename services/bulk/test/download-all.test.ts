@@ -7,12 +7,12 @@ import { pollUntil, serviceCallHeaders } from '@productgen/test-kit';
 import { makeZip, readZipEntries } from '@productgen/test-kit/zips';
 import type { JobDocument } from '../src/data/models';
 import { NOT_INCLUDED_FILENAME } from '../src/domain/job';
-import { createGenerationStandIn } from './generation-stand-in';
+import { createGenerationStandIn } from '@productgen/test-kit/generation-stand-in';
 import { announceCompleted, startBulkTestBed, stubService, uploadBatch, type BulkTestBed } from './test-bed';
 
 // Download All reads the finished images' objects from generation's bucket itself, by the references generation's
 // declared list gives (`downloads`): no image travels through generation. Generation is stood in by
-// ./generation-stand-in (the contract suite of generation's internal API runs against it too), which records every
+// test-kit's generation-stand-in (the contract suite of generation's internal API runs against it too), which records every
 // request outside its internal routes, its download route included: Download All must make none. On the real
 // embedded MongoDB and S3 servers.
 

@@ -31,7 +31,7 @@ import { closeStudioThreads } from '@productgen/studio-engine';
 import { serviceCallHeaders, TEST_SERVICE_AUTH_SECRET } from '@productgen/test-kit';
 import { BillingFixture } from '@productgen/test-kit/billing-fixture';
 import { MongoFixture } from '@productgen/test-kit/mongo-fixture';
-import { createGenerationStandIn } from '../../../services/bulk/test/generation-stand-in';
+import { createGenerationStandIn } from '@productgen/test-kit/generation-stand-in';
 
 // Generation's internal API (the calls bulk makes for a batch) as the contracts declare it, checked against the real
 // generation service: a product handed over by reference to its photo in bulk's bucket, only keys of the batch's own
@@ -146,7 +146,7 @@ async function downloaded(url: string, userId: string, generationUuid: string, i
   return Buffer.from(await response.arrayBuffer());
 }
 
-/** Bulk's tests' stand-in of generation (services/bulk/test/generation-stand-in.ts) on the embedded S3 server. */
+/** The stand-in of generation bulk's tests use (packages/test-kit/src/generation-stand-in.ts) on the embedded S3 server. */
 const standIn: Implementation = {
   name: "bulk's stand-in",
   async start() {

@@ -12,7 +12,8 @@ import {
 import { AppError, errorHandler, serveRoute, type ObjectStore } from '@productgen/service-kit';
 
 /**
- * A stand-in of generation's internal API for bulk's tests, on a real object store: it reads a batch photo by
+ * A stand-in of generation's internal API for bulk's tests (kept in test-kit so that the contract suite in tests/ can
+ * check it without importing another workspace's tests), on a real object store: it reads a batch photo by
  * reference as generation does (only the batch's own prefix in the batch photos' bucket), stores the original in its
  * images bucket, holds what it is told its analysis is unsure of, and renders when the test says so. Nothing is
  * analysed or drawn. `tests/integration/contracts/generation-internal.contract.test.ts` runs the same contract suite
