@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInProcessBroker, createInProcessBus } from '@productgen/bus';
@@ -17,7 +15,6 @@ import {
 import { startEmbeddedS3 } from '@productgen/embedded-s3';
 import { createGenerationService, generationConfigSchema } from '@productgen/generation-service';
 import {
-  AppError,
   createInternalApiClient,
   createLogger,
   createObjectStore,
@@ -32,6 +29,8 @@ import { serviceCallHeaders, TEST_SERVICE_AUTH_SECRET } from '@productgen/test-k
 import { BillingFixture } from '@productgen/test-kit/billing-fixture';
 import { MongoFixture } from '@productgen/test-kit/mongo-fixture';
 import { createGenerationStandIn } from '@productgen/test-kit/generation-stand-in';
+import { refusal } from '@productgen/test-kit/internal-api';
+import { LoopbackServers } from '@productgen/test-kit/loopback-servers';
 
 // Generation's internal API (the calls bulk makes for a batch) as the contracts declare it, checked against the real
 // generation service: a product handed over by reference to its photo in bulk's bucket, only keys of the batch's own
@@ -103,9 +102,8 @@ const realGeneration: Implementation = {
       batchPhotos,
     });
     await service.start();
-    const server = http.createServer(service.app);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const servers = new LoopbackServers();
+    const url = await servers.listen(service.app);
     return {
       url,
       batchPhotos,
@@ -115,16 +113,11 @@ const realGeneration: Implementation = {
         return uuid;
       },
       givenBack: (uuid) => [...billing.refunds].filter((key) => key.startsWith(uuid)).sort(),
-      async readObject(ref) {
-        if (ref.bucket !== images.bucket) throw new Error(`not generation's bucket: ${ref.bucket}`);
-        const chunks: Buffer[] = [];
-        for await (const chunk of await images.getObjectStream(ref.key)) chunks.push(chunk as Buffer);
-        return Buffer.concat(chunks);
-      },
+      readObject: (ref) => readGenerationObject(images, ref),
       served: (userId, generationUuid, index) => downloaded(url, userId, generationUuid, index),
       unsureOf: () => undefined,
       async close() {
-        await new Promise((resolve) => server.close(resolve));
+        await servers.close();
         await service.stop();
         await closeStudioThreads();
         await bus.close();
@@ -137,6 +130,14 @@ const realGeneration: Implementation = {
     };
   },
 };
+
+/** An object of generation's bucket by a listed reference, as bulk's Download All reads it. */
+async function readGenerationObject(images: ObjectStore, ref: GenerationObjectRef): Promise<Buffer> {
+  if (ref.bucket !== images.bucket) throw new Error(`not generation's bucket: ${ref.bucket}`);
+  const chunks: Buffer[] = [];
+  for await (const chunk of await images.getObjectStream(ref.key)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
 
 /** A download of an image (-1: the original) as the user. */
 async function downloaded(url: string, userId: string, generationUuid: string, index: number): Promise<Buffer> {
@@ -159,39 +160,24 @@ const standIn: Implementation = {
     await images.ensureBucket();
     await batchPhotos.ensureBucket();
     const generation = createGenerationStandIn(() => ({ batchPhotos, images }));
-    const server = http.createServer(generation.app);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const servers = new LoopbackServers();
+    const url = await servers.listen(generation.app);
     return {
       url,
       batchPhotos,
       reserved: () => randomUUID(),
       givenBack: (uuid) => generation.givenBack.filter((key) => key.startsWith(uuid)).sort(),
-      async readObject(ref) {
-        if (ref.bucket !== images.bucket) throw new Error(`not generation's bucket: ${ref.bucket}`);
-        const chunks: Buffer[] = [];
-        for await (const chunk of await images.getObjectStream(ref.key)) chunks.push(chunk as Buffer);
-        return Buffer.concat(chunks);
-      },
+      readObject: (ref) => readGenerationObject(images, ref),
       served: (userId, generationUuid, index) => downloaded(url, userId, generationUuid, index),
       unsureOf: (photo) => generation.unsureOf(photo.key),
       async close() {
-        await new Promise((resolve) => server.close(resolve));
+        await servers.close();
         await s3.stop();
         await rm(dir, { recursive: true, force: true });
       },
     };
   },
 };
-
-async function refusal(call: Promise<unknown>): Promise<{ status: number; message: string }> {
-  const error = await call.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!(error instanceof AppError)) throw new Error(`expected an error answer, got ${String(error)}`);
-  return { status: error.status, message: error.message };
-}
 
 describe.each([realGeneration, standIn])('generation internal API: $name', (implementation) => {
   let generation: RunningGeneration;
