@@ -37,6 +37,7 @@ const UNREADABLE_PRODUCT_MESSAGE = 'The photo could not be read from the zip fil
  * Hands a reserved job's products to generation, one generation each (a few at once). The job holds a lease while
  * this runs; a process that stops leaves the lease to lapse and the sweeper resumes with the products still
  * waiting. Handing a product over twice is harmless: generation answers a known generation_uuid as before.
+ * A process that was only slow and finds its lease claimed by another stops at once and leaves the job to it.
  */
 export class HandOver {
   constructor(private readonly deps: HandOverDeps) {}
@@ -54,40 +55,63 @@ export class HandOver {
   }
 
   /**
-   * Runs the hand-over of a job whose lease this process holds. A product is refused only when its zip entry itself
-   * is bad; when the object store or generation fails, the hand-over stops (the products not handed over stay
-   * waiting), gives its lease up and throws, and the sweeper resumes it on a later pass.
+   * Runs the hand-over of a job whose lease this process holds (`job` as the claim returned it). A product is
+   * refused only when its zip entry itself is bad; when the object store or generation fails, the hand-over stops
+   * (the products not handed over stay waiting), gives its lease up and throws, and the sweeper resumes it on a
+   * later pass. A lease lost to another process is not trouble: the hand-over just stops.
    */
   async run(job: JobDocument): Promise<void> {
     const { jobs, objectStore, logger } = this.deps;
+    const holder = job.lease_holder;
+    if (!holder) throw new Error(`hand-over of batch ${job.uuid} run without claiming its lease`);
     const waiting = job.products.filter((product) => product.state === 'waiting');
     if (waiting.length > 0 && job.upload_key) {
+      let leaseHeld: boolean;
       try {
-        await this.handOverAll(job, job.upload_key, waiting);
+        leaseHeld = await this.handOverAll(job, holder, job.upload_key, waiting);
       } catch (error) {
         // Given up so the next sweep resumes at once; if even that fails, the lease lapses on its own.
-        await jobs.releaseLease(job.uuid).catch(() => undefined);
+        await jobs.releaseLease(job.uuid, holder).catch(() => undefined);
         throw error;
       }
+      if (!leaseHeld) return this.leaveToNewHolder(job);
     }
+    // The lease was claimed or renewed just now (each worker renews after its product): no other process reads these.
     if (job.upload_key) {
       for (const product of job.products) {
         await objectStore.remove(batchPhotoKey(job.user_id, job.uuid, product.index, photoExtension(product.name)));
       }
       await objectStore.remove(job.upload_key);
     }
-    await jobs.markHandedOver(job.uuid);
+    if (!(await jobs.markHandedOver(job.uuid, holder))) return this.leaveToNewHolder(job);
     logger.info({ job: job.uuid, products: job.products.length }, 'batch handed over to generation');
     await this.deps.progress.refreshByUuid(job.uuid);
   }
 
-  /** A few products at once; the first failure stops every worker from taking another product. */
-  private async handOverAll(job: JobDocument, uploadKey: string, waiting: ProductDocument[]): Promise<void> {
+  private leaveToNewHolder(job: JobDocument): void {
+    this.deps.logger.warn(
+      { job: job.uuid },
+      'batch hand-over lease lapsed and another process claimed it; this one stops and leaves the job to it',
+    );
+  }
+
+  /**
+   * A few products at once; the first failure, or a lost lease, stops every worker from taking another product.
+   * Resolves false when the lease was lost. A product's own writes need no lease, as two holders may both make them:
+   * its state changes only from waiting, billing gives a credit back once, and a second hand-over is harmless.
+   */
+  private async handOverAll(
+    job: JobDocument,
+    holder: string,
+    uploadKey: string,
+    waiting: ProductDocument[],
+  ): Promise<boolean> {
     const zip = await StoredZip.open(this.deps.objectStore, uploadKey);
     try {
       const entries = await zip.listEntries();
       let next = 0;
       let stopped = false;
+      let leaseHeld = true;
       const worker = async () => {
         while (next < waiting.length && !stopped) {
           const product = waiting[next]!;
@@ -96,7 +120,10 @@ export class HandOver {
             const image = await this.readProductImage(zip, entries[product.entry_index], job, product);
             if (image) await this.handOne(job, product, image);
             else await this.refuseOne(job, product);
-            await this.deps.jobs.renewLease(job.uuid, this.leaseUntil());
+            if (!(await this.deps.jobs.renewLease(job.uuid, holder, this.leaseUntil()))) {
+              leaseHeld = false;
+              stopped = true;
+            }
           } catch (error) {
             stopped = true;
             throw error;
@@ -108,6 +135,7 @@ export class HandOver {
       );
       const failure = outcomes.find((outcome) => outcome.status === 'rejected');
       if (failure) throw failure.reason;
+      return leaseHeld;
     } finally {
       zip.close();
     }

@@ -50,9 +50,9 @@ describe('batch progress from generation messages', () => {
         generation_uuid,
       })),
     });
-    await jobs.markReserved(uuid, false, new Date());
+    const reserved = await jobs.markReserved(uuid, false, new Date());
     for (const index of [0, 1]) await jobs.setProductState(uuid, index, 'handed', null);
-    await jobs.markHandedOver(uuid);
+    await jobs.markHandedOver(uuid, reserved!.lease_holder!);
     return { uuid, generations };
   }
 

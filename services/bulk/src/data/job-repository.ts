@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { BulkJobCounts } from '@productgen/contracts';
 import type { Model } from 'mongoose';
 import type {
@@ -39,9 +40,22 @@ export interface Progress {
 
 const ACTIVE_STAGES: JobStage[] = ['reserving', 'handing_over', 'tracking'];
 
+const NO_LEASE = { lease_until: null, lease_holder: null };
+
+/** Each claim has its own holder, so the one it replaced cannot act on the lease any longer. */
+function newLease(leaseUntil: Date): Pick<JobDocument, 'lease_until' | 'lease_holder'> {
+  return { lease_until: leaseUntil, lease_holder: randomUUID() };
+}
+
+/** The job while its hand-over is still the holder's. */
+function heldBy(uuid: string, holder: string) {
+  return { uuid, stage: 'handing_over' as const, lease_holder: holder };
+}
+
 /**
  * Batch jobs of the service's own database. Every change is one atomic update of one document, guarded by the
- * stage (or product state) it expects, so a resumed hand-over and a concurrent refresh cannot undo each other.
+ * stage (or product state, or lease holder) it expects, so a resumed hand-over and a concurrent refresh cannot undo
+ * each other.
  */
 export class JobRepository {
   constructor(private readonly model: Model<JobDocument>) {}
@@ -82,12 +96,12 @@ export class JobRepository {
     await this.model.deleteOne({ uuid, stage: 'reserving' }).exec();
   }
 
-  /** Credits reserved: the products may be handed over. */
+  /** Credits reserved: the products may be handed over, under a lease this call claims. */
   async markReserved(uuid: string, watermark: boolean, leaseUntil: Date): Promise<JobDocument | null> {
     return this.model
       .findOneAndUpdate(
         { uuid, stage: 'reserving' },
-        { $set: { stage: 'handing_over', watermark, lease_until: leaseUntil } },
+        { $set: { stage: 'handing_over', watermark, ...newLease(leaseUntil) } },
         { returnDocument: 'after' },
       )
       .lean<JobDocument>()
@@ -99,20 +113,22 @@ export class JobRepository {
     return this.model
       .findOneAndUpdate(
         { uuid, stage: 'handing_over', $or: [{ lease_until: null }, { lease_until: { $lt: now } }] },
-        { $set: { lease_until: leaseUntil } },
+        { $set: newLease(leaseUntil) },
         { returnDocument: 'after' },
       )
       .lean<JobDocument>()
       .exec();
   }
 
-  async renewLease(uuid: string, leaseUntil: Date): Promise<void> {
-    await this.model.updateOne({ uuid, stage: 'handing_over' }, { $set: { lease_until: leaseUntil } }).exec();
+  /** False when the lease is no longer the holder's: another process claimed it after it lapsed. */
+  async renewLease(uuid: string, holder: string, leaseUntil: Date): Promise<boolean> {
+    const result = await this.model.updateOne(heldBy(uuid, holder), { $set: { lease_until: leaseUntil } }).exec();
+    return result.matchedCount === 1;
   }
 
   /** A hand-over that stopped on storage or generation trouble: the next sweep may resume it at once. */
-  async releaseLease(uuid: string): Promise<void> {
-    await this.model.updateOne({ uuid, stage: 'handing_over' }, { $set: { lease_until: null } }).exec();
+  async releaseLease(uuid: string, holder: string): Promise<void> {
+    await this.model.updateOne(heldBy(uuid, holder), { $set: NO_LEASE }).exec();
   }
 
   /**
@@ -242,11 +258,12 @@ export class JobRepository {
       .exec();
   }
 
-  /** Every product is with generation (or done): the upload is no longer needed. */
-  async markHandedOver(uuid: string): Promise<void> {
-    await this.model
-      .updateOne({ uuid, stage: 'handing_over' }, { $set: { stage: 'tracking', lease_until: null, upload_key: null } })
+  /** Every product is with generation (or done): the upload is no longer needed. False when the lease was lost. */
+  async markHandedOver(uuid: string, holder: string): Promise<boolean> {
+    const result = await this.model
+      .updateOne(heldBy(uuid, holder), { $set: { stage: 'tracking', upload_key: null, ...NO_LEASE } })
       .exec();
+    return result.matchedCount === 1;
   }
 
   /** Jobs still reserving or handing over whose lease lapsed, oldest first (the sweeper resumes them). */

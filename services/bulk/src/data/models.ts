@@ -88,6 +88,11 @@ export interface JobDocument {
   error: string | null;
   /** The process handing the products over renews this; a lapsed lease is resumed by another. */
   lease_until: Date | null;
+  /**
+   * New with every claim of the lease, so a process whose lease lapsed and was claimed by another can no longer
+   * renew, release or finish it.
+   */
+  lease_holder?: string | null;
   finished_at: Date | null;
   created_at: Date;
   updated_at: Date;
@@ -139,6 +144,7 @@ const jobSchema = new Schema<JobDocument>(
     thumbnails: { type: [String], default: [] },
     error: { type: String, default: null },
     lease_until: { type: Date, default: null },
+    lease_holder: { type: String, default: null },
     finished_at: { type: Date, default: null },
   },
   { collection: 'bulk_jobs', timestamps: { createdAt: 'created_at', updatedAt: 'updated_at' }, versionKey: false },
