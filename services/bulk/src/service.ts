@@ -153,7 +153,7 @@ export async function createBulkService(deps: BulkServiceDeps): Promise<BulkServ
       try {
         if (job.stage === 'reserving') {
           const reserved = await intake.resumeReservation(job);
-          if (reserved) await handOver.resume(reserved);
+          if (reserved) await handOver.run(reserved); // the reservation's own lease: no claim needed
         } else {
           await handOver.resume(job);
         }

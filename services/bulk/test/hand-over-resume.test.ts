@@ -1,11 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { generationInternalRoutes } from '@productgen/contracts';
-import { AppError, serveRoute } from '@productgen/service-kit';
+import { AppError } from '@productgen/service-kit';
 import { makeZip } from '@productgen/test-kit/zips';
 import { pollUntil } from '@productgen/test-kit';
 import type { JobDocument } from '../src/data/models';
-import { purchaserBilling, startBulkTestBed, stubService, uploadBatch, type BulkTestBed } from './test-bed';
+import { acceptingGeneration, purchaserBilling, startBulkTestBed, uploadBatch, type BulkTestBed } from './test-bed';
 
 // Found by the resilience suite under load: a hand-over that resumed stored a product's photo again while generation
 // could still be reading it for the earlier attempt. The embedded S3 server replaces an object in place, so the read
@@ -26,30 +25,20 @@ describe('a hand-over that stops and resumes', () => {
     bed = await startBulkTestBed({
       name: 'bulk-hand-over-resume',
       billing: purchaserBilling(givenBack),
-      generation: stubService((app) => {
-        serveRoute(app, generationInternalRoutes.createBulkGeneration, async ({ body }) => {
-          const stored = await bed.store.getObjectStream(body.photo.key);
-          photosRead.push(Buffer.concat(await stored.toArray()));
-          if (photosRead.length === 1) {
-            // The first attempt: generation is still reading when bulk gives up on it. A marker of the same size
-            // stands for the bytes that attempt holds; a resumed hand-over that stored the photo again would
-            // replace it.
-            const marker = Buffer.alloc(photosRead[0]!.length, 0x4d);
-            await bed.store.putObject(body.photo.key, marker, {
-              contentType: 'application/octet-stream',
-              size: marker.length,
-            });
-            throw AppError.serviceUnavailable('generation is busy');
-          }
-          return {
-            generation_uuid: body.generation_uuid,
-            outcome: 'queued' as const,
-            category: null,
-            images: 1,
-            error: null,
-          };
-        });
-        serveRoute(app, generationInternalRoutes.listBulkGenerations, () => ({ generations: [] }));
+      generation: acceptingGeneration(async (body) => {
+        const stored = await bed.store.getObjectStream(body.photo.key);
+        photosRead.push(Buffer.concat(await stored.toArray()));
+        if (photosRead.length === 1) {
+          // The first attempt: generation is still reading when bulk gives up on it. A marker of the same size
+          // stands for the bytes that attempt holds; a resumed hand-over that stored the photo again would
+          // replace it.
+          const marker = Buffer.alloc(photosRead[0]!.length, 0x4d);
+          await bed.store.putObject(body.photo.key, marker, {
+            contentType: 'application/octet-stream',
+            size: marker.length,
+          });
+          throw AppError.serviceUnavailable('generation is busy');
+        }
       }),
     });
   }, 60_000);

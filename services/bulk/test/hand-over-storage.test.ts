@@ -1,12 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { generationInternalRoutes, isBatchPhotoKey } from '@productgen/contracts';
-import { serveRoute } from '@productgen/service-kit';
+import { isBatchPhotoKey } from '@productgen/contracts';
 import { makeZip } from '@productgen/test-kit/zips';
 import { listObjectKeys } from '@productgen/test-kit/object-store';
 import { pollUntil } from '@productgen/test-kit';
 import type { JobDocument } from '../src/data/models';
-import { purchaserBilling, startBulkTestBed, stubService, uploadBatch, type BulkTestBed } from './test-bed';
+import { acceptingGeneration, purchaserBilling, startBulkTestBed, uploadBatch, type BulkTestBed } from './test-bed';
 
 // Found by the resilience suite: the S3 server restarting mid hand-over made the products not yet read "unreadable",
 // so they were refused for good (credits given back) and the job still said completed. Storage trouble must stop
@@ -36,23 +35,13 @@ describe('batch hand-over while the S3 server restarts', () => {
     bed = await startBulkTestBed({
       name: 'bulk-storage-restart',
       billing: purchaserBilling(givenBack),
-      generation: stubService((app) => {
-        serveRoute(app, generationInternalRoutes.createBulkGeneration, async ({ body }) => {
-          handedOver.push(body.generation_uuid);
-          expect(body.photo.bucket).toBe(bed.store.bucket);
-          expect(isBatchPhotoKey(body.photo.key, body.userId, body.bulk_job_uuid)).toBe(true);
-          photoSizes.push((await bed.store.stat(body.photo.key))!.size);
-          // S3 goes down while generation holds the second product: bulk reads the third one from a stopped server.
-          if (handedOver.length === 2) await bed.stopS3();
-          return {
-            generation_uuid: body.generation_uuid,
-            outcome: 'queued' as const,
-            category: null,
-            images: 1,
-            error: null,
-          };
-        });
-        serveRoute(app, generationInternalRoutes.listBulkGenerations, () => ({ generations: [] }));
+      generation: acceptingGeneration(async (body) => {
+        handedOver.push(body.generation_uuid);
+        expect(body.photo.bucket).toBe(bed.store.bucket);
+        expect(isBatchPhotoKey(body.photo.key, body.userId, body.bulk_job_uuid)).toBe(true);
+        photoSizes.push((await bed.store.stat(body.photo.key))!.size);
+        // S3 goes down while generation holds the second product: bulk reads the third one from a stopped server.
+        if (handedOver.length === 2) await bed.stopS3();
       }),
       // One product at a time, so the fault lands between two known products.
       env: { FANOUT_CONCURRENCY: '1' },

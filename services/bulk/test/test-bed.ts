@@ -7,7 +7,13 @@ import express from 'express';
 import type { Connection } from 'mongoose';
 import { createInProcessBroker, createInProcessBus, type InProcessBroker, type MessageBus } from '@productgen/bus';
 import { startEmbeddedS3, type EmbeddedS3 } from '@productgen/embedded-s3';
-import { billingInternalRoutes, parseMessage, topics } from '@productgen/contracts';
+import {
+  billingInternalRoutes,
+  generationInternalRoutes,
+  parseMessage,
+  topics,
+  type CreateBulkGenerationRequest,
+} from '@productgen/contracts';
 import {
   createLogger,
   createObjectStore,
@@ -68,6 +74,28 @@ export function purchaserBilling(givenBack: string[]): express.Express {
       givenBack.push(`${body.generationUuid}:${body.imageIndex}`);
       return { balance: 96, refunded: true };
     });
+  });
+}
+
+/**
+ * Generation taking every product handed over (queued, one image) once `onHandOver` has seen it (it may throw: that
+ * hand-over is refused as generation would refuse it); it lists no generations.
+ */
+export function acceptingGeneration(
+  onHandOver: (body: CreateBulkGenerationRequest) => Promise<void> | void = () => undefined,
+): express.Express {
+  return stubService((app) => {
+    serveRoute(app, generationInternalRoutes.createBulkGeneration, async ({ body }) => {
+      await onHandOver(body);
+      return {
+        generation_uuid: body.generation_uuid,
+        outcome: 'queued' as const,
+        category: null,
+        images: 1,
+        error: null,
+      };
+    });
+    serveRoute(app, generationInternalRoutes.listBulkGenerations, () => ({ generations: [] }));
   });
 }
 
