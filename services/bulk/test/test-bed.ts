@@ -135,18 +135,11 @@ async function startOn(
   started.push(async () => broker.close());
   started.push(() => bus.close());
   const connection = await mongo.connect('bulk');
-  const store = createObjectStore({
-    endpoint: s3.endpoint,
-    accessKey: s3.accessKey,
-    secretKey: s3.secretKey,
-    bucket: 'bulk-test',
-  });
-  const generationImages = createObjectStore({
-    endpoint: s3.endpoint,
-    accessKey: s3.accessKey,
-    secretKey: s3.secretKey,
-    bucket: 'generation-test',
-  });
+  // The server keeps its port and keys across restartS3, so these stores reach the restarted one too.
+  const bucketStore = (bucket: string) =>
+    createObjectStore({ endpoint: s3.endpoint, accessKey: s3.accessKey, secretKey: s3.secretKey, bucket });
+  const store = bucketStore('bulk-test');
+  const generationImages = bucketStore('generation-test');
   await generationImages.ensureBucket();
   const billing = await serve(options.billing);
   started.push(() => new Promise((resolve) => billing.server.close(resolve)));
