@@ -7,49 +7,28 @@
 // starts the built platform (packages/devstack/dist/main.js) on free ports with a temporary data directory.
 // Debian's Chromium is driven offline; nothing is downloaded. BENCH_WEB_REPORT_DIR=<dir> also writes each page's
 // full Lighthouse report (JSON) there.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import hostCpu from '@productgen/host-cpu'; // CommonJS, as below
-import localPorts from '@productgen/service-kit/local-ports'; // CommonJS: its exports come as one object
+import platformProcess from '@productgen/test-kit/platform-process'; // CommonJS: its exports come as one object
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
 
-const { freePort } = localPorts;
+const { startPlatformProcess } = platformProcess;
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PAGES = ['/', '/fashion-product-photos', '/pricing', '/remove-background-shopify'];
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/** The built platform as `npm start` runs it (test-kit's launcher), on free ports and a data folder of its own. */
 async function startPlatform() {
-  const launcher = path.join(repoRoot, 'packages/devstack/dist/main.js');
-  if (!existsSync(launcher)) throw new Error('The platform is not built: run `npm run build` first.');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'productgen-bench-web-'));
-  const [webPort, apiPort] = [await freePort(), await freePort()];
-  const child = spawn(process.execPath, [launcher], {
-    cwd: repoRoot,
-    env: { ...process.env, DATA_DIR: dataDir, WEB_PORT: String(webPort), API_PORT: String(apiPort), LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  await new Promise((resolve, reject) => {
-    const onData = (chunk) => {
-      output += chunk.toString();
-      if (output.includes('is running')) resolve();
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`the platform exited with ${code}:\n${output}`)));
-  });
+  const platform = await startPlatformProcess({ dataDir });
   return {
-    url: `http://localhost:${webPort}`,
+    url: platform.webUrl,
     async stop() {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGINT');
-      await exited;
+      await platform.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

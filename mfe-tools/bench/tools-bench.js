@@ -5,53 +5,17 @@
 // upscaling of a 384-px photo, and the eraser's fill of 2 % and 10 % masks at 1024 px, each beside its goal. The
 // pages record their own timings as performance measures; this script reads them. Figures only, no pass/fail.
 
-const { spawn } = require('node:child_process');
-const { existsSync, mkdtempSync, readdirSync, rmSync } = require('node:fs');
-const net = require('node:net');
+const { mkdtempSync, readdirSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const path = require('node:path');
 const { describeCpu } = require('@productgen/host-cpu');
+const { startPlatformProcess } = require('@productgen/test-kit/platform-process');
 const { chromium } = require('playwright-core');
 const sharp = require('sharp');
 
 const repoRoot = path.resolve(__dirname, '..', '..');
 const PHOTO = path.resolve(repoRoot, '..', 'shared', 'photos', 'demo', 'guitar.jpg');
 const WAIT_MS = 300_000;
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function startPlatform(dataDir) {
-  const launcher = path.join(repoRoot, 'packages', 'devstack', 'dist', 'main.js');
-  if (!existsSync(launcher) || !existsSync(path.join(repoRoot, 'shell', 'dist', 'index.html'))) {
-    throw new Error('The platform is not built: run `npm run build` once first.');
-  }
-  const [webPort, apiPort] = [await freePort(), await freePort()];
-  const child = spawn(process.execPath, [launcher], {
-    cwd: repoRoot,
-    env: { ...process.env, DATA_DIR: dataDir, WEB_PORT: String(webPort), API_PORT: String(apiPort), LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  await new Promise((resolve, reject) => {
-    const onData = (chunk) => {
-      output += chunk;
-      if (output.includes('is running')) resolve();
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`the platform exited with ${code}:\n${output}`)));
-  });
-  return { webUrl: `http://localhost:${webPort}`, stop: () => child.kill('SIGKILL') };
-}
 
 async function photo(file, longSide) {
   await sharp(PHOTO).resize(longSide, longSide, { fit: 'inside' }).jpeg({ quality: 90 }).toFile(file);
@@ -146,7 +110,7 @@ async function main() {
   console.log(describeCpu());
   const dataDir = mkdtempSync(path.join(tmpdir(), 'productgen-bench-tools-'));
   const files = mkdtempSync(path.join(tmpdir(), 'productgen-bench-tools-files-'));
-  const platform = await startPlatform(dataDir);
+  const platform = await startPlatformProcess({ dataDir, startTimeoutMs: WAIT_MS });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
@@ -198,7 +162,7 @@ async function main() {
     );
   } finally {
     await browser.close();
-    platform.stop();
+    await platform.stop('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(files, { recursive: true, force: true });
   }

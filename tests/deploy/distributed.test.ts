@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startDistributedPlatform } from '../support/distributed-platform';
-import { repoRoot, signInWithDevIdentity, type PlatformProcess } from '../support/platform-process';
+import { repoRoot, signInWithDevIdentity, type PlatformProcess } from '@productgen/test-kit/platform-process';
 import { pollUntil } from '@productgen/test-kit';
 import { withRabbitMq } from '../support/rabbitmq';
 

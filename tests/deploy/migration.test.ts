@@ -5,7 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { startEmbeddedMongo, type EmbeddedMongo } from '@productgen/embedded-mongo';
 import { connectMongo, createLogger } from '@productgen/service-kit';
-import { repoRoot } from '../support/platform-process';
+import { repoRoot } from '@productgen/test-kit/platform-process';
 
 // Each service's migration step (dist/migrate.js: the compose `<service>-migrate` containers, the Kubernetes
 // `migrate-<service>` Jobs, start:distributed) on an empty database, then again on the migrated one.

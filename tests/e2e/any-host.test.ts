@@ -8,7 +8,7 @@ import {
   signInWithDevIdentity,
   startPlatformProcess,
   type PlatformProcess,
-} from '../support/platform-process';
+} from '@productgen/test-kit/platform-process';
 import { pollUntil } from '@productgen/test-kit';
 import { buyThroughDevCheckout, creditsLink, signInThroughDevDialog } from '../support/platform-ui';
 

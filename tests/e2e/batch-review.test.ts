@@ -4,7 +4,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { seriousAccessibilityViolations, type AccessibilityViolation } from '../support/axe';
 import { collectPageProblems } from '../support/browser';
 import { journey } from '../support/journey';
-import { repoRoot } from '../support/platform-process';
+import { repoRoot } from '@productgen/test-kit/platform-process';
 import { platformInChromium } from '../support/platform-suite';
 import { buyThroughDevCheckout, creditsLink, sessionKeyOf, signInThroughDevDialog } from '../support/platform-ui';
 import { blurredBeyondCertainty } from '../support/uncertain-photo';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { collectPageProblems, launchBrowser } from '../support/browser';
-import { repoRoot, type PlatformProcess } from '../support/platform-process';
+import { repoRoot, type PlatformProcess } from '@productgen/test-kit/platform-process';
 import { platformKind, startPlatformUnderTest } from '../support/platform-kind';
 import { recordTextHistory } from '../support/text-history';
 import { swipeHorizontally } from '../support/touch';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { collectPageProblems, launchBrowser } from '../support/browser';
-import { repoRoot, startPlatformProcess, type PlatformProcess } from '../support/platform-process';
+import { repoRoot, startPlatformProcess, type PlatformProcess } from '@productgen/test-kit/platform-process';
 import { sessionKeyOf } from '../support/platform-ui';
 
 // Issue 4's purchase, as a new user makes it in Chromium against the platform as `npm start` runs it: sign in,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import type { Browser, BrowserContext, Download, Locator, Page, Request, Response } from 'playwright-core';
 import { collectPageProblems, launchBrowser, waitForImages } from '../support/browser';
-import { repoRoot, type PlatformProcess } from '../support/platform-process';
+import { repoRoot, type PlatformProcess } from '@productgen/test-kit/platform-process';
 import { platformKind, startPlatformUnderTest } from '../support/platform-kind';
 import { recordTextHistory } from '../support/text-history';
 import { swipeHorizontally } from '../support/touch';

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { collectPageProblems } from '../support/browser';
 import { journey } from '../support/journey';
-import { repoRoot } from '../support/platform-process';
+import { repoRoot } from '@productgen/test-kit/platform-process';
 import { platformInChromium } from '../support/platform-suite';
 import { creditsLink, sessionKeyOf, signInThroughDevDialog } from '../support/platform-ui';
 

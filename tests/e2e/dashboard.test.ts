@@ -4,7 +4,7 @@ import type { BrowserContext, Locator, Page, Response } from 'playwright-core';
 import { seriousAccessibilityViolations } from '../support/axe';
 import { collectPageProblems, waitForImages } from '../support/browser';
 import { journey } from '../support/journey';
-import { repoRoot } from '../support/platform-process';
+import { repoRoot } from '@productgen/test-kit/platform-process';
 import { platformInChromium } from '../support/platform-suite';
 import { buyThroughDevCheckout, creditsLink, sessionKeyOf, signInThroughDevDialog } from '../support/platform-ui';
 

@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { publishMicrofrontend, updateRegistryEntry } from '@productgen/devstack';
 import { collectPageProblems, launchBrowser, logRequests, type RequestLog } from '../support/browser';
 import { buildMicrofrontendVariant } from '../support/microfrontend-variant';
-import { repoRoot, startPlatformProcess, type PlatformProcess } from '../support/platform-process';
+import { repoRoot, startPlatformProcess, type PlatformProcess } from '@productgen/test-kit/platform-process';
 
 // DESIGN §3 / issue 3 part 7: deploying a microfrontend is "publish a build under a new version path, change its
 // registry entry". The shell keeps running, is never rebuilt, and serves the new version on the next page load.

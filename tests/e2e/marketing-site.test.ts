@@ -11,7 +11,7 @@ import {
   signInWithDevIdentity,
   startPlatformProcess,
   type PlatformProcess,
-} from '../support/platform-process';
+} from '@productgen/test-kit/platform-process';
 
 // The public site as search engines and visitors get it, against the platform as `npm start` runs it: every route
 // of the route table in Chromium with JavaScript off (the raw HTML carries the page), then with JavaScript on

@@ -12,7 +12,7 @@ import {
   type RequestLog,
 } from '../support/browser';
 import { readStoppedPlatformDatabase } from '../support/platform-database';
-import { repoRoot, startPlatformProcess, type PlatformProcess } from '../support/platform-process';
+import { repoRoot, startPlatformProcess, type PlatformProcess } from '@productgen/test-kit/platform-process';
 import { sessionKeyOf } from '../support/platform-ui';
 
 // A new user's first visit, in real Chromium against the platform as `npm start` runs it. The tests form one

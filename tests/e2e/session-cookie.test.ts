@@ -4,7 +4,7 @@ import path from 'node:path';
 import { LoopbackServers } from '@productgen/test-kit';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from '../support/browser';
-import { startPlatformProcess, type PlatformProcess } from '../support/platform-process';
+import { startPlatformProcess, type PlatformProcess } from '@productgen/test-kit/platform-process';
 import { creditsLink, sessionKeyOf, signInThroughDevDialog } from '../support/platform-ui';
 
 // The session key as Chromium keeps it after a sign-in on `npm start`: the API's HttpOnly cookie, which no page

@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import type { Download, Page } from 'playwright-core';
 import { collectPageProblems } from '../support/browser';
 import { platformInChromium } from '../support/platform-suite';
-import { repoRoot } from '../support/platform-process';
+import { repoRoot } from '@productgen/test-kit/platform-process';
 import { recordTextHistory } from '../support/text-history';
 import { readZipEntries } from '@productgen/test-kit/zips';
 

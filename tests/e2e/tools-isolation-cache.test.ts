@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import type { BrowserContext, Page } from 'playwright-core';
 import { collectPageProblems } from '../support/browser';
 import { platformInChromium } from '../support/platform-suite';
-import { repoRoot } from '../support/platform-process';
+import { repoRoot } from '@productgen/test-kit/platform-process';
 
 // Issue 34's free tools: cross-origin isolated however the page is reached (so WASM gets its threads), the model
 // taken from the browser's model cache on a second visit, and the remover's background applied to results already

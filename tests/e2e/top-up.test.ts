@@ -4,7 +4,7 @@ import path from 'node:path';
 import { OUT_OF_CREDITS_MESSAGE } from '@productgen/contracts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { collectPageProblems, launchBrowser, waitForImages } from '../support/browser';
-import { repoRoot, startPlatformProcess, type PlatformProcess } from '../support/platform-process';
+import { repoRoot, startPlatformProcess, type PlatformProcess } from '@productgen/test-kit/platform-process';
 import { buyThroughDevCheckout, creditsLink, sessionKeyOf, signInThroughDevDialog } from '../support/platform-ui';
 import { journey } from '../support/journey';
 import { pollUntil } from '@productgen/test-kit';

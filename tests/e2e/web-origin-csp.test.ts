@@ -12,7 +12,7 @@ import {
 } from '@productgen/web-host';
 import { findMicrofrontendBuilds } from '../../packages/devstack/src/web';
 import { collectPageProblems, launchBrowser, waitForReactElement } from '../support/browser';
-import { repoRoot, startPlatformProcess, type PlatformProcess } from '../support/platform-process';
+import { repoRoot, startPlatformProcess, type PlatformProcess } from '@productgen/test-kit/platform-process';
 import { signInThroughDevDialog } from '../support/platform-ui';
 
 // The web origin's Content-Security-Policy in Chromium, on the platform as `npm start` runs it: every kind of

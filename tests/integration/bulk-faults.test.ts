@@ -4,7 +4,7 @@ import path from 'node:path';
 import { startDistributedPlatform, type DistributedPlatform } from '../support/distributed-platform';
 import { GENERATION_BUCKET } from '../support/distributed-services';
 import { listObjectKeys } from '@productgen/test-kit/object-store';
-import { signInWithDevIdentity } from '../support/platform-process';
+import { signInWithDevIdentity } from '@productgen/test-kit/platform-process';
 import { pollUntil } from '@productgen/test-kit';
 import { plainRequest } from './batch/platform';
 import { batchForm, makeZip } from '@productgen/test-kit/zips';

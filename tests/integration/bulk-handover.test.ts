@@ -11,7 +11,7 @@ import {
   type GenerationStatusAnswer,
 } from '../support/distributed-services';
 import { listObjectKeys } from '@productgen/test-kit/object-store';
-import { freePort, signInWithDevIdentity } from '../support/platform-process';
+import { freePort, signInWithDevIdentity } from '@productgen/test-kit/platform-process';
 import type { ServiceProcess } from '../support/service-process';
 import { plainRequest } from './batch/platform';
 import { batchForm, makeZip } from '@productgen/test-kit/zips';

@@ -10,7 +10,7 @@ import {
   type DistributedServices,
   type GenerationStatusAnswer,
 } from '../support/distributed-services';
-import { signInWithDevIdentity } from '../support/platform-process';
+import { signInWithDevIdentity } from '@productgen/test-kit/platform-process';
 import type { ServiceProcess } from '../support/service-process';
 import { withRabbitMq } from '../support/rabbitmq';
 

@@ -10,7 +10,7 @@ import {
   type GenerationStatusAnswer,
 } from '../support/distributed-services';
 import { listObjectKeys } from '@productgen/test-kit/object-store';
-import { signInWithDevIdentity } from '../support/platform-process';
+import { signInWithDevIdentity } from '@productgen/test-kit/platform-process';
 import type { ServiceProcess } from '../support/service-process';
 import { withRabbitMq } from '../support/rabbitmq';
 

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { repoRoot } from '../support/platform-process';
+import { repoRoot } from '@productgen/test-kit/platform-process';
 import { standaloneWebApp } from '../support/web-origin';
 
 // The marketing team adds a page by adding one content file: after the marketing build, the new route is in the

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { freePort, repoRoot } from '../support/platform-process';
+import { freePort, repoRoot } from '@productgen/test-kit/platform-process';
 
 // The marketing team's content editor (Decap CMS with its local backend): it lists the real content files, and it
 // refuses to run in production, where it would let anyone write the site without signing in.

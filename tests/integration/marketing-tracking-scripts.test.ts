@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { findMicrofrontendBuilds, publishMicrofrontend } from '../../packages/devstack/src/web';
 import { launchBrowser } from '../support/browser';
-import { repoRoot } from '../support/platform-process';
+import { repoRoot } from '@productgen/test-kit/platform-process';
 import { LoopbackServers } from '@productgen/test-kit';
 import { standaloneWebApp } from '../support/web-origin';
 

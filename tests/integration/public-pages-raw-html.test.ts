@@ -7,7 +7,7 @@ import path from 'node:path';
 import { packageTiers } from '../../packages/contracts/src/packages';
 import { findMicrofrontendBuilds, versionedPath } from '../../packages/devstack/src/web';
 import { ROUTE_TABLE } from '../../packages/mf-shared/src/routes';
-import { repoRoot } from '../support/platform-process';
+import { repoRoot } from '@productgen/test-kit/platform-process';
 import { standaloneWebApp } from '../support/web-origin';
 
 // What a crawler that runs no JavaScript gets from the built web origin: every public page (each marketing content

@@ -11,7 +11,7 @@ import {
   shellHostConfigSchema,
 } from '@productgen/web-host';
 import { createWebApp, findMicrofrontendBuilds, publishMicrofrontend } from '../../packages/devstack/src/web';
-import { repoRoot } from '../support/platform-process';
+import { repoRoot } from '@productgen/test-kit/platform-process';
 
 // The security headers of both web origins (embedded mode's web server, distributed mode's shell host and a
 // microfrontend host), on every kind of answer: the page documents, the runtime config and registry, built scripts,

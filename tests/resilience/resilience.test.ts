@@ -4,7 +4,7 @@ import path from 'node:path';
 import { startDistributedPlatform, type DistributedPlatform } from '../support/distributed-platform';
 import { GENERATION_BUCKET } from '../support/distributed-services';
 import { BusRecorder, checkHistory, readStoredEffects, type HistorySummary } from '../support/history';
-import { repoRoot, signInWithDevIdentity } from '../support/platform-process';
+import { repoRoot, signInWithDevIdentity } from '@productgen/test-kit/platform-process';
 import { pollUntil } from '@productgen/test-kit';
 import { closeVhostConnections, vhostUrl, withRabbitMq } from '../support/rabbitmq';
 import { printedFirstLine, readyzOn, RehearsalProcesses } from '../support/rehearsal-processes';

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { S3Access } from '@productgen/test-kit/object-store';
-import { repoRoot, type PlatformProcess } from './platform-process';
+import { repoRoot, type PlatformProcess } from '@productgen/test-kit/platform-process';
 import { createThrowawayVhost } from './rabbitmq';
 
 /** Starting 13 processes takes a minute on an idle machine, several on a loaded one. */

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { startEmbeddedMongo, type EmbeddedMongo } from '@productgen/embedded-mongo';
 import { startEmbeddedS3, type EmbeddedS3 } from '@productgen/embedded-s3';
 import { connectMongo, createLogger } from '@productgen/service-kit';
-import { freePort } from './platform-process';
+import { freePort } from '@productgen/test-kit/platform-process';
 import { createThrowawayVhost, type ThrowawayVhost } from './rabbitmq';
 import { startServiceProcess, type ServiceProcess } from './service-process';
 

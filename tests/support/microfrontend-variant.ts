@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { repoRoot } from './platform-process';
+import { repoRoot } from '@productgen/test-kit/platform-process';
 
 const builder = path.join(__dirname, 'build-microfrontend-variant.js');
 

@@ -1,5 +1,5 @@
 import { startDistributedPlatform } from './distributed-platform';
-import { startPlatformProcess, type PlatformProcess } from './platform-process';
+import { startPlatformProcess, type PlatformProcess } from '@productgen/test-kit/platform-process';
 
 /** The two ways the platform runs: one process (`npm start`) or every service its own process. */
 export type PlatformKind = 'npm start' | 'npm run start:distributed';

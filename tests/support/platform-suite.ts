@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from './browser';
-import { startPlatformProcess, type PlatformProcess } from './platform-process';
+import { startPlatformProcess, type PlatformProcess } from '@productgen/test-kit/platform-process';
 
 /** What one browser suite works with; set before its first test runs. */
 export interface PlatformSuite {

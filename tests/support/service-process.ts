@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { repoRoot } from './platform-process';
+import { repoRoot } from '@productgen/test-kit/platform-process';
 import { pollUntil } from '@productgen/test-kit';
 
 export interface ServiceProcess {

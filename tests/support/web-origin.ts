@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { createWebApp } from '../../packages/devstack/src/web';
-import { repoRoot } from './platform-process';
+import { repoRoot } from '@productgen/test-kit/platform-process';
 
 /**
  * The platform's web origin (the built shell and a web root of published microfrontends) on its own: its runtime

@@ -114,10 +114,16 @@ test("messages of a generation the product no longer points at (a redo replaced 
 });
 
 test('public status: pending until something is done, then processing, then the outcome', () => {
-  expect(publicStatus({ stage: 'reserving', generations_done: 0 })).toBe('pending');
-  expect(publicStatus({ stage: 'handing_over', generations_done: 1 })).toBe('processing');
-  expect(publicStatus({ stage: 'tracking', generations_done: 0 })).toBe('processing');
-  expect(publicStatus({ stage: 'failed', generations_done: 2 })).toBe('failed');
+  expect(publicStatus({ stage: 'reserving', generations_done: 0, generations_total: 2 })).toBe('pending');
+  expect(publicStatus({ stage: 'handing_over', generations_done: 1, generations_total: 2 })).toBe('processing');
+  expect(publicStatus({ stage: 'tracking', generations_done: 0, generations_total: 2 })).toBe('processing');
+  expect(publicStatus({ stage: 'completed', generations_done: 2, generations_total: 2 })).toBe('completed');
+  expect(publicStatus({ stage: 'failed', generations_done: 2, generations_total: 2 })).toBe('failed');
+});
+
+test('public status: a finished job whose product a redo took back is processing, not finished short of its total', () => {
+  expect(publicStatus({ stage: 'completed', generations_done: 1, generations_total: 2 })).toBe('processing');
+  expect(publicStatus({ stage: 'failed', generations_done: 1, generations_total: 2 })).toBe('processing');
 });
 
 test('Download All: a folder per product with images numbered from 1, originals only when asked', () => {

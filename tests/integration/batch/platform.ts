@@ -10,7 +10,7 @@ import {
 } from '@productgen/devstack';
 import { createLifecycle, createLogger, loadConfig } from '@productgen/service-kit';
 import { listObjectKeys } from '@productgen/test-kit/object-store';
-import { freePort, signInWithDevIdentity } from '../../support/platform-process';
+import { freePort, signInWithDevIdentity } from '@productgen/test-kit/platform-process';
 
 /**
  * The whole platform composed in this process exactly as `npm start` composes it (embedded MongoDB, embedded S3,

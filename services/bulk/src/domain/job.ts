@@ -23,13 +23,19 @@ export const NOTHING_MATCHED_MESSAGE =
   'No product matched the categories of the chosen style presets, so nothing was created and no credits were used.';
 export const NOTHING_MADE_MESSAGE = 'No image could be made; every credit was given back.';
 
-/** The public status (SPEC §4): pending until the first product is done, then processing, then the outcome. */
-export function publicStatus(job: Pick<JobDocument, 'stage' | 'generations_done'>): BulkJobStatus {
+/**
+ * The public status (SPEC §4): pending until the first product is done, then processing, then the outcome. A finished
+ * job whose product a redo has just taken back is processing: the redo's two updates (the product, then the job's
+ * stage) are apart for a moment, and a poll between them must not read "completed" beside a count short of the total.
+ */
+export function publicStatus(
+  job: Pick<JobDocument, 'stage' | 'generations_done' | 'generations_total'>,
+): BulkJobStatus {
   const stage: JobStage = job.stage;
   switch (stage) {
     case 'completed':
     case 'failed':
-      return stage;
+      return job.generations_done < job.generations_total ? 'processing' : stage;
     case 'tracking':
       return 'processing';
     default:

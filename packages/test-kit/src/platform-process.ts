@@ -3,8 +3,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { freePort } from '@productgen/service-kit/local-ports';
 
-/** The repository root (tests/support → ../..). */
-export const repoRoot = path.resolve(__dirname, '..', '..');
+/** The repository root (packages/test-kit/src or dist → ../../..). */
+export const repoRoot = path.resolve(__dirname, '..', '..', '..');
 const launcher = path.join(repoRoot, 'packages', 'devstack', 'dist', 'main.js');
 
 /** A free loopback port for a process the test starts next (local-ports says why not the kernel's pick). */
