@@ -1,5 +1,4 @@
-import { boxMean, dilate } from '@productgen/image-algorithms';
-import { seededRandom } from './random';
+import { boxMean, dilate, seededRandom } from '@productgen/image-algorithms';
 
 /**
  * Object removal by exemplar-based synthesis: Wexler, Shechtman and Irani's "Space-time completion" EM (every

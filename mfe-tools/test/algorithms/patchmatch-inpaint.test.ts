@@ -1,5 +1,5 @@
 import { inpaint } from '../../src/algorithms/patchmatch-inpaint';
-import { seededRandom } from '../../src/algorithms/random';
+import { seededRandom } from '@productgen/image-algorithms';
 
 /** A striped, noisy texture (period 8 px) with a flat red square "object" in the middle. */
 function texturedScene(width: number, height: number, object: { x: number; y: number; size: number }) {

@@ -15,3 +15,4 @@ export {
   type Connectivity,
 } from './regions';
 export { resampleRgbWindow, resampleWindow, resizeBilinear, type Window } from './resample';
+export { seededRandom } from './seeded-random';

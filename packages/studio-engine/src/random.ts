@@ -8,17 +8,8 @@ export function hash32(text: string): number {
   return hash >>> 0;
 }
 
-/** mulberry32: a small, fast, seedable generator; the same seed always yields the same sequence. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded generator lives with the pixel algorithms, which the browser tools share. */
+export { seededRandom } from '@productgen/image-algorithms';
 
 export function pick<T>(items: readonly T[], random: () => number): T {
   const item = items[Math.floor(random() * items.length) % items.length];

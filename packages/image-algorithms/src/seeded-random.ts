@@ -1,4 +1,7 @@
-/** mulberry32: a small seeded generator, so a fill is the same on every run (tests, benchmarks, users). */
+/**
+ * mulberry32: a small, fast, seedable generator; the same seed always yields the same sequence, so a style pick or an
+ * inpainting fill is the same on every run (tests, benchmarks, users).
+ */
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
