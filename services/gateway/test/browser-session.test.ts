@@ -1,7 +1,6 @@
 import request from 'supertest';
-import type { Gateway } from '../src';
 import { CROSS_SITE_REFUSAL_MESSAGE } from '../src/domain/browser-session';
-import { buildGateway, startUpstreams, type Upstreams } from './helpers';
+import { gatewaySuite } from './helpers';
 
 jest.setTimeout(30_000);
 
@@ -25,26 +24,10 @@ function attributes(line: string): Map<string, string> {
 }
 
 describe('the browser session cookie and cross-site refusals', () => {
-  let upstreams: Upstreams;
-  let gateway: Gateway;
-
-  beforeAll(async () => {
-    upstreams = await startUpstreams();
-    gateway = buildGateway({
-      ...upstreams.env,
-      WEB_ORIGINS: WEB_ORIGIN,
-      TRUST_PROXY: 'true',
-      SESSION_COOKIE_DAYS: '7',
-    });
-  });
-
-  afterAll(async () => {
-    await gateway.stop();
-    await upstreams.close();
-  });
+  const suite = gatewaySuite({ WEB_ORIGINS: WEB_ORIGIN, TRUST_PROXY: 'true', SESSION_COOKIE_DAYS: '7' });
 
   it('sign-in from the web app sets an HttpOnly, SameSite=Lax, host-only cookie and keeps the key out of the body', async () => {
-    const response = await request(gateway.app)
+    const response = await request(suite.gateway.app)
       .post('/auth/google')
       .set('Origin', WEB_ORIGIN)
       .set('Sec-Fetch-Site', 'same-site')
@@ -67,7 +50,7 @@ describe('the browser session cookie and cross-site refusals', () => {
   });
 
   it('marks the cookie Secure when the request came over https', async () => {
-    const response = await request(gateway.app)
+    const response = await request(suite.gateway.app)
       .post('/auth/google')
       .set('X-Forwarded-Proto', 'https')
       .set('Origin', WEB_ORIGIN)
@@ -78,15 +61,18 @@ describe('the browser session cookie and cross-site refusals', () => {
 
   it('gives an API client outside a browser its key in the body, to send as X-Session-Key', async () => {
     // Node's fetch sends Sec-Fetch-Mode too, but no Origin.
-    const response = await request(gateway.app).post('/auth/google').set('Sec-Fetch-Mode', 'cors').send(SIGN_IN_BODY);
+    const response = await request(suite.gateway.app)
+      .post('/auth/google')
+      .set('Sec-Fetch-Mode', 'cors')
+      .send(SIGN_IN_BODY);
     expect(response.status).toBe(200);
     expect(response.body.session_key).toBe('key-alice');
-    const me = await request(gateway.app).get('/auth/me').set('X-Session-Key', response.body.session_key);
+    const me = await request(suite.gateway.app).get('/auth/me').set('X-Session-Key', response.body.session_key);
     expect(me.status).toBe(200);
   });
 
   it('sets no cookie when sign-in fails', async () => {
-    const response = await request(gateway.app)
+    const response = await request(suite.gateway.app)
       .post('/auth/google')
       .set('Origin', WEB_ORIGIN)
       .send({ ...SIGN_IN_BODY, credential: 'bad' });
@@ -96,14 +82,14 @@ describe('the browser session cookie and cross-site refusals', () => {
   });
 
   it('authenticates the web app by the cookie on every route, and sends the services the user, never the cookie', async () => {
-    const response = await request(gateway.app)
+    const response = await request(suite.gateway.app)
       .post('/style-presets')
       .set('Origin', WEB_ORIGIN)
       .set('Sec-Fetch-Site', 'same-site')
       .set('Cookie', 'session_key=key-bob')
       .send({ generation_uuid: '3f2b8c1e-7d4a-4f6e-9b2a-1c5d8e9f0a7b', image_index: 0, preset_name: 'Mine' });
     expect(response.status).toBe(200);
-    const received = upstreams.generation.received.at(-1);
+    const received = suite.upstreams.generation.received.at(-1);
     expect(received?.headers['x-user-id']).toBe('user-bob');
     expect(received?.headers.cookie).toBeUndefined();
     expect(received?.headers['x-session-key']).toBeUndefined();
@@ -115,8 +101,8 @@ describe('the browser session cookie and cross-site refusals', () => {
     ['a sandboxed frame', { Origin: 'null', 'Sec-Fetch-Site': 'cross-site' }],
     ['another port of the same site', { Origin: 'http://localhost:4000', 'Sec-Fetch-Site': 'same-site' }],
   ])('refuses a cookie-authenticated state change from %s (403), never reaching a service', async (_name, headers) => {
-    const before = upstreams.generation.received.length;
-    const response = await request(gateway.app)
+    const before = suite.upstreams.generation.received.length;
+    const response = await request(suite.gateway.app)
       .post('/style-presets')
       .set(headers)
       .set('Cookie', 'session_key=key-bob')
@@ -126,11 +112,11 @@ describe('the browser session cookie and cross-site refusals', () => {
       );
     expect(response.status).toBe(403);
     expect(response.body).toEqual({ code: 403, error: CROSS_SITE_REFUSAL_MESSAGE });
-    expect(upstreams.generation.received).toHaveLength(before);
+    expect(suite.upstreams.generation.received).toHaveLength(before);
   });
 
   it('refuses a cross-site sign-in too (login CSRF): no cookie is set', async () => {
-    const response = await request(gateway.app)
+    const response = await request(suite.gateway.app)
       .post('/auth/google')
       .set('Origin', 'https://attacker.example')
       .send(SIGN_IN_BODY);
@@ -139,7 +125,7 @@ describe('the browser session cookie and cross-site refusals', () => {
   });
 
   it('refuses a state change without a session (401)', async () => {
-    const response = await request(gateway.app)
+    const response = await request(suite.gateway.app)
       .post('/style-presets')
       .set('Origin', WEB_ORIGIN)
       .send({ generation_uuid: '3f2b8c1e-7d4a-4f6e-9b2a-1c5d8e9f0a7b', image_index: 0, preset_name: 'x' });
@@ -148,7 +134,7 @@ describe('the browser session cookie and cross-site refusals', () => {
   });
 
   it('a refused cookie key is cleared from the browser', async () => {
-    const response = await request(gateway.app).get('/auth/me').set('Cookie', 'session_key=key-mallory');
+    const response = await request(suite.gateway.app).get('/auth/me').set('Cookie', 'session_key=key-mallory');
     expect(response.status).toBe(401);
     const cleared = attributes(setCookies(response)[0] ?? '');
     expect(cleared.get('session_key')).toBe('');
@@ -156,13 +142,13 @@ describe('the browser session cookie and cross-site refusals', () => {
   });
 
   it('logout by cookie revokes the key at auth and clears the cookie', async () => {
-    const response = await request(gateway.app)
+    const response = await request(suite.gateway.app)
       .post('/auth/logout')
       .set('Origin', WEB_ORIGIN)
       .set('Cookie', 'session_key=key-carol');
     expect(response.status).toBe(200);
-    expect(upstreams.auth.received.at(-1)?.headers['x-session-key']).toBe('key-carol');
+    expect(suite.upstreams.auth.received.at(-1)?.headers['x-session-key']).toBe('key-carol');
     expect(attributes(setCookies(response)[0] ?? '').get('max-age')).toBe('0');
-    expect((await request(gateway.app).get('/auth/me').set('Cookie', 'session_key=key-carol')).status).toBe(401);
+    expect((await request(suite.gateway.app).get('/auth/me').set('Cookie', 'session_key=key-carol')).status).toBe(401);
   });
 });

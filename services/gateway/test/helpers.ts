@@ -16,9 +16,10 @@ export interface Upstreams {
   close(): Promise<void>;
 }
 
-export async function startUpstreams(
-  configure: Partial<Record<'billing' | 'generation' | 'bulk', (app: Express) => void>> = {},
-): Promise<Upstreams> {
+/** Extra routes for a stand-in upstream, by service. */
+export type UpstreamRoutes = Partial<Record<'billing' | 'generation' | 'bulk', (app: Express) => void>>;
+
+export async function startUpstreams(configure: UpstreamRoutes = {}): Promise<Upstreams> {
   const [auth, billing, generation, bulk] = await Promise.all([
     startAuthFixture(),
     startFixture('billing', configure.billing),
@@ -49,6 +50,29 @@ export function buildGateway(env: Record<string, string>): Gateway {
     ...env,
   });
   return createGateway({ config, logger: silentLogger });
+}
+
+/** A describe block's gateway and the stand-ins behind it; set before its first test runs. */
+export interface GatewaySuite {
+  gateway: Gateway;
+  upstreams: Upstreams;
+}
+
+/**
+ * Starts the stand-in upstreams and a gateway in front of them (their addresses, then `settings`, as its environment)
+ * before a describe block's tests, and stops both after them.
+ */
+export function gatewaySuite(settings: Record<string, string> = {}, routes: UpstreamRoutes = {}): GatewaySuite {
+  const suite = {} as GatewaySuite;
+  beforeAll(async () => {
+    suite.upstreams = await startUpstreams(routes);
+    suite.gateway = buildGateway({ ...suite.upstreams.env, ...settings });
+  });
+  afterAll(async () => {
+    await suite.gateway?.stop();
+    await suite.upstreams?.close();
+  });
+  return suite;
 }
 
 export const GENERATION_UUID = '3f2b8c1e-7d4a-4f6e-9b2a-1c5d8e9f0a7b';

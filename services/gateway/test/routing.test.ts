@@ -1,25 +1,13 @@
 import { apiRoutes, toOpenApiPath } from '@productgen/contracts';
 import request from 'supertest';
-import type { Gateway } from '../src';
-import { buildGateway, GENERATION_UUID, startUpstreams, TINY_PNG_BASE64, type Upstreams } from './helpers';
+import { buildGateway, gatewaySuite, GENERATION_UUID, TINY_PNG_BASE64 } from './helpers';
 
 jest.setTimeout(30_000);
 
 const AUTH = { 'X-Session-Key': 'key-alice' };
 
 describe('gateway routing (development)', () => {
-  let upstreams: Upstreams;
-  let gateway: Gateway;
-
-  beforeAll(async () => {
-    upstreams = await startUpstreams();
-    gateway = buildGateway(upstreams.env);
-  });
-
-  afterAll(async () => {
-    await gateway.stop();
-    await upstreams.close();
-  });
+  const suite = gatewaySuite();
 
   it.each([
     ['auth', '/auth/me', 'auth'],
@@ -28,13 +16,13 @@ describe('gateway routing (development)', () => {
     ['bulk', '/image-gen/bulk-jobs?statuses=pending,processing', 'bulk'],
   ] as const)('forwards a %s route with its path and query unchanged', async (_label, url, owner) => {
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
-    const response = await request(gateway.app)
+    const response = await request(suite.gateway.app)
       .get(url)
       .set(AUTH)
       .set('traceparent', `00-${traceId}-00f067aa0ba902b7-01`);
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ owner, method: 'GET', url, userId: 'user-alice' });
-    const received = upstreams[owner].received.at(-1);
+    const received = suite.upstreams[owner].received.at(-1);
     expect(received?.url).toBe(url);
     expect(received?.headers['x-request-id']).toBe(response.headers['x-request-id']);
     // The caller's trace continues into the owner.
@@ -43,9 +31,9 @@ describe('gateway routing (development)', () => {
 
   it("tells the owner the caller's web origin only when CORS allows it, never the client's own claim", async () => {
     const sent = async (headers: Record<string, string>) => {
-      const response = await request(gateway.app).get('/credits/log').set(AUTH).set(headers);
+      const response = await request(suite.gateway.app).get('/credits/log').set(AUTH).set(headers);
       expect(response.status).toBe(200);
-      return upstreams.billing.received.at(-1)?.headers['x-web-origin'];
+      return suite.upstreams.billing.received.at(-1)?.headers['x-web-origin'];
     };
     // Configured, and the web app at the host the API was addressed by (the web port of a configured origin).
     expect(await sent({ Origin: 'http://localhost:3000' })).toBe('http://localhost:3000');
@@ -57,7 +45,7 @@ describe('gateway routing (development)', () => {
 
   it('sends Cross-Origin-Opener-Policy only where the browser honours it', async () => {
     const opener = async (host: string) =>
-      (await request(gateway.app).get('/docs').set('Host', host)).headers['cross-origin-opener-policy'];
+      (await request(suite.gateway.app).get('/docs').set('Host', host)).headers['cross-origin-opener-policy'];
     expect(await opener('localhost:8080')).toBe('same-origin');
     expect(await opener('127.0.0.1:8080')).toBe('same-origin');
     expect(await opener('studio.lan:8080')).toBeUndefined();
@@ -65,47 +53,47 @@ describe('gateway routing (development)', () => {
 
   it('forwards a JSON body to its owner byte for byte after validating it', async () => {
     const body = `{"base64str": "${TINY_PNG_BASE64}", "numGenerates": 3}`;
-    const response = await request(gateway.app)
+    const response = await request(suite.gateway.app)
       .post('/imageGen')
       .set(AUTH)
       .set('Content-Type', 'application/json')
       .send(body);
     expect(response.status).toBe(200);
-    const received = upstreams.generation.received.at(-1);
+    const received = suite.upstreams.generation.received.at(-1);
     expect(received?.body.toString('utf8')).toBe(body);
     expect(received?.headers['content-type']).toBe('application/json');
   });
 
   it('answers 404 for an unknown path', async () => {
-    const response = await request(gateway.app).get('/no/such/thing').set(AUTH);
+    const response = await request(suite.gateway.app).get('/no/such/thing').set(AUTH);
     expect(response.status).toBe(404);
     expect(response.body).toEqual({ code: 404, error: 'Not Found' });
   });
 
   it('answers 405 with Allow for a known path and another method', async () => {
-    const response = await request(gateway.app).delete('/style-presets').set(AUTH);
+    const response = await request(suite.gateway.app).delete('/style-presets').set(AUTH);
     expect(response.status).toBe(405);
     expect(response.body).toEqual({ code: 405, error: 'Method Not Allowed' });
     expect(response.headers['allow']).toBe('GET, HEAD, POST');
   });
 
   it('refuses numGenerates 6 with the contract message and never calls the owner', async () => {
-    const before = upstreams.generation.received.length;
-    const response = await request(gateway.app)
+    const before = suite.upstreams.generation.received.length;
+    const response = await request(suite.gateway.app)
       .post('/imageGen')
       .set(AUTH)
       .send({ base64str: TINY_PNG_BASE64, numGenerates: 6 });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ code: 400, error: 'numGenerates must be between 1 and 5' });
-    expect(upstreams.generation.received).toHaveLength(before);
+    expect(suite.upstreams.generation.received).toHaveLength(before);
   });
 
   it('refuses a bad path parameter and a body that is not JSON', async () => {
-    const badParam = await request(gateway.app).get('/image-gen/status/not-a-uuid').set(AUTH);
+    const badParam = await request(suite.gateway.app).get('/image-gen/status/not-a-uuid').set(AUTH);
     expect(badParam.status).toBe(400);
     expect(badParam.body.error).toBe('generation_uuid must be a valid UUID');
 
-    const notJson = await request(gateway.app)
+    const notJson = await request(suite.gateway.app)
       .post('/user/settings')
       .set(AUTH)
       .set('Content-Type', 'application/json')
@@ -115,13 +103,13 @@ describe('gateway routing (development)', () => {
   });
 
   it('serves dev-only routes outside production', async () => {
-    const response = await request(gateway.app).get('/dev-idp/credential?email=dev@example.com');
+    const response = await request(suite.gateway.app).get('/dev-idp/credential?email=dev@example.com');
     expect(response.status).toBe(200);
     expect(response.body.owner).toBe('auth');
   });
 
   it('publishes every contracts route in /openapi.json', async () => {
-    const response = await request(gateway.app).get('/openapi.json');
+    const response = await request(suite.gateway.app).get('/openapi.json');
     expect(response.status).toBe(200);
     expect(response.body.openapi).toBe('3.1.0');
     for (const route of apiRoutes) {
@@ -130,7 +118,7 @@ describe('gateway routing (development)', () => {
   });
 
   it('renders /docs as a self-contained page grouped by owner, styled under the CSP nonce', async () => {
-    const response = await request(gateway.app).get('/docs');
+    const response = await request(suite.gateway.app).get('/docs');
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toMatch(/^text\/html/);
     for (const owner of ['auth', 'billing', 'generation', 'bulk', 'gateway']) {
@@ -156,11 +144,11 @@ describe('gateway routing (development)', () => {
         viewport_height: 800,
       },
     };
-    const answer = await request(gateway.app).post('/pst').set(AUTH).send(pageView);
+    const answer = await request(suite.gateway.app).post('/pst').set(AUTH).send(pageView);
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ success: true });
 
-    const stats = await request(gateway.app).get('/internal/pst/stats');
+    const stats = await request(suite.gateway.app).get('/internal/pst/stats');
     expect(stats.status).toBe(200);
     expect(stats.body.total).toBe(1);
     expect(stats.body.byPath).toEqual({ '/pricing': 1 });
@@ -168,22 +156,22 @@ describe('gateway routing (development)', () => {
     expect(stats.body.recent[0]).toMatchObject({ name: 'page_view', path: '/pricing', userId: 'user-alice' });
 
     // The page a buyer returns to from Stripe: its session id is neither kept nor logged (the log line is this record).
-    await request(gateway.app)
+    await request(suite.gateway.app)
       .post('/pst')
       .set(AUTH)
       .send({ ...pageView, do: { ...pageView.do, full_path: '/dashboard?payment=success&session_id=cs_live_SECRET' } })
       .expect(200);
-    const afterReturn = await request(gateway.app).get('/internal/pst/stats');
+    const afterReturn = await request(suite.gateway.app).get('/internal/pst/stats');
     expect(afterReturn.body.recent[1].data.full_path).toBe('/dashboard?payment=success&session_id=redacted');
     expect(JSON.stringify(afterReturn.body)).not.toContain('cs_live_SECRET');
 
-    const invalid = await request(gateway.app).post('/pst').send({ do: {} });
+    const invalid = await request(suite.gateway.app).post('/pst').send({ do: {} });
     expect(invalid.status).toBe(400);
     expect(invalid.body.error).toBe('en is required');
   });
 
   it('answers /configlist itself from the contracts', async () => {
-    const response = await request(gateway.app).get('/configlist');
+    const response = await request(suite.gateway.app).get('/configlist');
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ product_name: 'ProductGen', dev_mode: true, stripe_publishable_key: null });
     // SPEC §5: 1 to 5 images and at most 5 presets per creation, 200 photos per batch.
@@ -200,35 +188,24 @@ describe.each([
   ['production', { NODE_ENV: 'production', DEV_IDENTITY_PROVIDER: 'false' }],
   ['staging without DEV_IDENTITY_PROVIDER', { NODE_ENV: 'staging', DEV_IDENTITY_PROVIDER: '' }],
 ])('gateway routing (%s)', (_name, env) => {
-  let upstreams: Upstreams;
-  let gateway: Gateway;
-
-  beforeAll(async () => {
-    upstreams = await startUpstreams();
-    gateway = buildGateway({ ...upstreams.env, ...env });
-  });
-
-  afterAll(async () => {
-    await gateway.stop();
-    await upstreams.close();
-  });
+  const suite = gatewaySuite(env);
 
   it('answers 404 for dev-only routes and never reaches their owners', async () => {
-    const credential = await request(gateway.app).get('/dev-idp/credential?email=dev@example.com');
+    const credential = await request(suite.gateway.app).get('/dev-idp/credential?email=dev@example.com');
     expect(credential.status).toBe(404);
     expect(credential.body).toEqual({ code: 404, error: 'Not Found' });
-    const pay = await request(gateway.app).post('/dev-checkout/cs_test_1/pay');
+    const pay = await request(suite.gateway.app).post('/dev-checkout/cs_test_1/pay');
     expect(pay.status).toBe(404);
-    expect(upstreams.auth.received).toHaveLength(0);
-    expect(upstreams.billing.received).toHaveLength(0);
+    expect(suite.upstreams.auth.received).toHaveLength(0);
+    expect(suite.upstreams.billing.received).toHaveLength(0);
   });
 
   it('leaves dev-only routes out of /openapi.json and says dev_mode false', async () => {
-    const response = await request(gateway.app).get('/openapi.json');
+    const response = await request(suite.gateway.app).get('/openapi.json');
     expect(response.body.paths['/dev-idp/credential']).toBeUndefined();
     expect(response.body.paths['/dev-checkout/{sessionId}']).toBeUndefined();
     expect(response.body.paths['/auth/me']).toBeDefined();
-    expect((await request(gateway.app).get('/configlist').expect(200)).body).toMatchObject({ dev_mode: false });
+    expect((await request(suite.gateway.app).get('/configlist').expect(200)).body).toMatchObject({ dev_mode: false });
   });
 });
 
