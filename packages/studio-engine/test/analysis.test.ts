@@ -5,6 +5,7 @@ import {
   buildClassCategories,
   checkReasons,
   guessProduct,
+  isLowCutoutConfidence,
   LOW_CATEGORY_CONFIDENCE,
   LOW_CUTOUT_CONFIDENCE,
   unknownCategoryLabels,
@@ -15,7 +16,13 @@ import { loadModelRuntime, type ModelRuntime } from '../src/models/model-session
 import { closeStudioThreads } from '../src/threads/studio-threads';
 import { chooseInt8Kernels } from '../src/models/int8-kernels';
 import { hostCpu } from '@productgen/host-cpu';
-import { nameProduct, viewProduct } from '../src/analysis/classify';
+import {
+  cutoutConfidence,
+  MIN_VIEW_AGREEMENT,
+  nameProduct,
+  sharedProbability,
+  viewProduct,
+} from '../src/analysis/classify';
 import { PHOTOS_DIR, SHARED_MODELS_DIR } from './helpers';
 import { int8PathsToCheck } from './int8-paths';
 
@@ -165,4 +172,16 @@ test('a batch product waits for check when its cut-out or its category is uncert
   expect(checkReasons(0.99, LOW_CATEGORY_CONFIDENCE - 0.01)).toEqual(['category']);
   // Nothing segmented (no matte) says nothing of the cut-out; filed under "other" for lack of mass is uncertain.
   expect(checkReasons(undefined, 0)).toEqual(['category']);
+});
+
+test('a cut-out the classifier takes for another thing than the whole photo is flagged, however sure its matte', () => {
+  expect(sharedProbability([0.7, 0.3, 0], [0.7, 0.3, 0])).toBeCloseTo(1);
+  expect(sharedProbability([1, 0], [0, 1])).toBe(0);
+  expect(sharedProbability([0.6, 0.4, 0], [0.2, 0.2, 0.6])).toBeCloseTo(0.4);
+  // Agreeing views leave the matte's own confidence, whether high or low.
+  expect(cutoutConfidence(0.97, 0.9)).toBe(0.97);
+  expect(isLowCutoutConfidence(cutoutConfidence(LOW_CUTOUT_CONFIDENCE - 0.01, 1))).toBe(true);
+  // Views that share less than MIN_VIEW_AGREEMENT of their probability flag even a decisive matte.
+  expect(isLowCutoutConfidence(cutoutConfidence(0.99, MIN_VIEW_AGREEMENT))).toBe(false);
+  expect(isLowCutoutConfidence(cutoutConfidence(0.99, MIN_VIEW_AGREEMENT - 0.01))).toBe(true);
 });

@@ -139,7 +139,7 @@ async function main(): Promise<void> {
         `camera: ${camera.object} [${row.camera.verdict}] ${camera.category} ${mark(camera.category === photo.category)}`.padEnd(
           52,
         ),
-        `cut-out ${cutoutConfidence?.toFixed(2) ?? '–'}${flagged ? ' FLAGGED' : ''}${photo.postable ? '' : ` (judged poor: ${photo.why})`}`,
+        `cut-out ${cutoutConfidence?.toFixed(2) ?? '–'} (views agree ${view.viewAgreement?.toFixed(2) ?? '–'})${flagged ? ' FLAGGED' : ''}${photo.postable ? '' : ` (judged poor: ${photo.why})`}`,
       ].join(' '),
     );
   }
