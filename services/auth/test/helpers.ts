@@ -2,6 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Connection } from 'mongoose';
 import { createLogger } from '@productgen/service-kit';
+import { startTestService, type TestService, type TestServiceOptions } from '@productgen/test-kit/auth-service';
+import { MongoFixture } from '@productgen/test-kit/mongo-fixture';
 
 // What auth's tests share with the other workspaces' tests lives in test-kit (the real auth service among it).
 export { collectMessages, TestClock, waitFor } from '@productgen/test-kit';
@@ -17,6 +19,41 @@ export {
 
 export const silentLogger = createLogger({ service: 'auth-test', level: 'silent' });
 export const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A test file's auth service on its own embedded MongoDB; both are set before the file's first test runs. */
+export interface AuthSuite {
+  mongo: MongoFixture;
+  auth: TestService;
+}
+
+/** Starts MongoDB and the real auth service (with `options`) before a file's tests, and stops both after them. */
+export function authSuite(options: TestServiceOptions = {}): AuthSuite {
+  const suite = { mongo: new MongoFixture() } as AuthSuite;
+  beforeAll(async () => {
+    await suite.mongo.start();
+    suite.auth = await startTestService(suite.mongo, options);
+  });
+  afterAll(async () => {
+    await suite.auth?.close();
+    await suite.mongo.stop();
+  });
+  return suite;
+}
+
+/** A website reader that answers every address with `html` and records the addresses, instead of going online. */
+export function recordingSiteFetcher(html: string): {
+  fetchedSites: string[];
+  siteFetcher: NonNullable<TestServiceOptions['siteFetcher']>;
+} {
+  const fetchedSites: string[] = [];
+  return {
+    fetchedSites,
+    siteFetcher: async (url) => {
+      fetchedSites.push(url);
+      return { url, html };
+    },
+  };
+}
 
 export function sessionCount(connection: Connection): Promise<number> {
   return connection.collection('sessions').countDocuments();

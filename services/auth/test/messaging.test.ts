@@ -12,22 +12,11 @@ import { topics, type MessagePayload } from '@productgen/contracts';
 import { authQueues, creditsBalanceHandler } from '../src/messaging/consumers';
 import { createModels } from '../src/data/models';
 import { UserRepository } from '../src/data/user-repository';
-import { MongoFixture, signInDev, silentLogger, startTestService, waitFor, type TestService } from './helpers';
+import { authSuite, signInDev, silentLogger, startTestService, waitFor } from './helpers';
 
 jest.setTimeout(90_000);
 
-const mongo = new MongoFixture();
-let auth: TestService;
-
-beforeAll(async () => {
-  await mongo.start();
-  auth = await startTestService(mongo);
-});
-
-afterAll(async () => {
-  await auth?.close();
-  await mongo.stop();
-});
+const suite = authSuite();
 
 function balanceChanged(
   userId: string,
@@ -43,25 +32,28 @@ function asMessage<T>(topic: string, payload: T): BusMessage<T> {
 }
 
 async function credits(key: string): Promise<number> {
-  const response = await request(auth.service.app).get('/auth/me').set('X-Session-Key', key).expect(200);
+  const response = await request(suite.auth.service.app).get('/auth/me').set('X-Session-Key', key).expect(200);
   return response.body.credits as number;
 }
 
 describe('credits.balance_changed', () => {
   it('keeps user.credits current from the bus', async () => {
-    const { session_key: key, user } = await signInDev(auth, 'credits@example.com');
+    const { session_key: key, user } = await signInDev(suite.auth, 'credits@example.com');
     expect(user.credits).toBe(0);
     // Billing has not reported yet: clients are told to fetch the user again.
     expect(user.credits_pending).toBe(true);
-    await auth.bus.publish(topics.creditsBalanceChanged, balanceChanged(user.id, 10, 1));
+    await suite.auth.bus.publish(topics.creditsBalanceChanged, balanceChanged(user.id, 10, 1));
     await waitFor(async () => (await credits(key)) === 10, 'credits to become 10');
-    const me = await request(auth.service.app).get('/auth/me').set('X-Session-Key', key).expect(200);
+    const me = await request(suite.auth.service.app).get('/auth/me').set('X-Session-Key', key).expect(200);
     expect(me.body.credits_pending).toBe(false);
   });
 
   it('applies each version once and ignores older ones (idempotent by version)', async () => {
-    const { session_key: key, user } = await signInDev(auth, 'versions@example.com');
-    const handle = creditsBalanceHandler(new UserRepository((await createModels(auth.connection)).users), silentLogger);
+    const { session_key: key, user } = await signInDev(suite.auth, 'versions@example.com');
+    const handle = creditsBalanceHandler(
+      new UserRepository((await createModels(suite.auth.connection)).users),
+      silentLogger,
+    );
 
     await handle(asMessage(topics.creditsBalanceChanged, balanceChanged(user.id, 50, 3, true)));
     expect(await credits(key)).toBe(50);
@@ -72,12 +64,15 @@ describe('credits.balance_changed', () => {
     expect(await credits(key)).toBe(50);
     await handle(asMessage(topics.creditsBalanceChanged, balanceChanged(user.id, 45, 4, true)));
     expect(await credits(key)).toBe(45);
-    const stored = await auth.connection.collection('users').findOne({ email: 'versions@example.com' });
+    const stored = await suite.auth.connection.collection('users').findOne({ email: 'versions@example.com' });
     expect(stored).toMatchObject({ credits: 45, credits_version: 4, has_purchased: true });
   });
 
   it('rejects a payload that breaks the contract (so the bus dead-letters it)', async () => {
-    const handle = creditsBalanceHandler(new UserRepository((await createModels(auth.connection)).users), silentLogger);
+    const handle = creditsBalanceHandler(
+      new UserRepository((await createModels(suite.auth.connection)).users),
+      silentLogger,
+    );
     await expect(handle(asMessage(topics.creditsBalanceChanged, { userId: 'x', balance: -1 }))).rejects.toThrow(
       /Invalid credits.balance_changed message/,
     );
@@ -86,8 +81,8 @@ describe('credits.balance_changed', () => {
 
 describe('first generation', () => {
   it('turns is_first_generation off when a generation of the user completes', async () => {
-    const { session_key: key, user } = await signInDev(auth, 'firstgen@example.com');
-    await auth.bus.publish(topics.generationCompleted, {
+    const { session_key: key, user } = await signInDev(suite.auth, 'firstgen@example.com');
+    await suite.auth.bus.publish(topics.generationCompleted, {
       userId: user.id,
       generation_uuid: randomUUID(),
       images_completed: 5,
@@ -97,17 +92,17 @@ describe('first generation', () => {
       at: new Date().toISOString(),
     });
     await waitFor(async () => {
-      const me = await request(auth.service.app).get('/auth/me').set('X-Session-Key', key).expect(200);
+      const me = await request(suite.auth.service.app).get('/auth/me').set('X-Session-Key', key).expect(200);
       return me.body.flags.is_first_generation === false;
     }, 'is_first_generation to turn false');
   });
 
   it('also turns it off through the internal endpoint', async () => {
-    const { session_key: key, user } = await signInDev(auth, 'firstgen-http@example.com');
-    await request(auth.service.app)
+    const { session_key: key, user } = await signInDev(suite.auth, 'firstgen-http@example.com');
+    await request(suite.auth.service.app)
       .post(`/internal/users/${user.id}/first-generation-done`)
       .expect(200, { success: true });
-    const me = await request(auth.service.app).get('/auth/me').set('X-Session-Key', key).expect(200);
+    const me = await request(suite.auth.service.app).get('/auth/me').set('X-Session-Key', key).expect(200);
     expect(me.body.flags.is_first_generation).toBe(false);
   });
 });
@@ -138,7 +133,7 @@ describeAmqp('on RabbitMQ (AMQP_URL)', () => {
       logger: silentLogger,
       connectionName: exchange,
     });
-    const onAmqp = await startTestService(mongo, { bus });
+    const onAmqp = await startTestService(suite.mongo, { bus });
     try {
       const { session_key: key, user } = await signInDev(onAmqp, 'amqp@example.com');
       await bus.publish(topics.creditsBalanceChanged, balanceChanged(user.id, 7, 1));

@@ -1,36 +1,22 @@
 import request from 'supertest';
 import type { User } from '@productgen/contracts';
-import { MongoFixture, signInDev, startTestService, type TestService } from './helpers';
+import { authSuite, recordingSiteFetcher, signInDev } from './helpers';
 import { decodeMetadata, type StoredMetadata } from '../src/domain/metadata';
 
 jest.setTimeout(60_000);
 
-const mongo = new MongoFixture();
-let auth: TestService;
 /** Records the addresses the service tried to read, instead of going to the network. */
-const fetchedSites: string[] = [];
-
-beforeAll(async () => {
-  await mongo.start();
-  auth = await startTestService(mongo, {
-    siteFetcher: async (url) => {
-      fetchedSites.push(url);
-      return { url, html: '<title>Silver rings and necklaces</title><meta name="theme-color" content="#aa3366">' };
-    },
-  });
-});
-
-afterAll(async () => {
-  await auth?.close();
-  await mongo.stop();
-});
+const { fetchedSites, siteFetcher } = recordingSiteFetcher(
+  '<title>Silver rings and necklaces</title><meta name="theme-color" content="#aa3366">',
+);
+const suite = authSuite({ siteFetcher });
 
 async function newUser(email: string): Promise<{ key: string; user: User; post: (path: string) => request.Test }> {
-  const session = await signInDev(auth, email);
+  const session = await signInDev(suite.auth, email);
   return {
     key: session.session_key,
     user: session.user,
-    post: (path) => request(auth.service.app).post(path).set('X-Session-Key', session.session_key),
+    post: (path) => request(suite.auth.service.app).post(path).set('X-Session-Key', session.session_key),
   };
 }
 
@@ -43,19 +29,19 @@ describe('POST /user/settings', () => {
       site_url: 'https://shop.example.com/',
       flags: { showSiteUrlTooltip: false, is_first_generation: true },
     });
-    await auth.service.settle();
+    await suite.auth.service.settle();
     expect(fetchedSites).toContain('https://shop.example.com/');
-    const me = await request(auth.service.app).get('/auth/me').set('X-Session-Key', key).expect(200);
+    const me = await request(suite.auth.service.app).get('/auth/me').set('X-Session-Key', key).expect(200);
     expect(me.body.shop_context).toEqual([{ category_id: 'jewelry', label: 'Jewelry' }]);
 
-    const internal = await request(auth.service.app).get(`/internal/users/${me.body.id}`).expect(200);
+    const internal = await request(suite.auth.service.app).get(`/internal/users/${me.body.id}`).expect(200);
     expect(internal.body.brand_colors).toEqual(['#aa3366']);
   });
 
   it('clears the address and its shop context with an empty string', async () => {
     const { post } = await newUser('clear@example.com');
     await post('/user/settings').send({ site_url: 'http://clear.example/' }).expect(200);
-    await auth.service.settle();
+    await suite.auth.service.settle();
     const cleared = await post('/user/settings').send({ site_url: '' }).expect(200);
     expect(cleared.body).toMatchObject({ site_url: '', shop_context: [] });
   });
@@ -87,7 +73,7 @@ describe('POST /user/settings', () => {
   });
 
   it('needs a session', async () => {
-    const response = await request(auth.service.app).post('/user/settings').send({ site_url: '' }).expect(401);
+    const response = await request(suite.auth.service.app).post('/user/settings').send({ site_url: '' }).expect(401);
     expect(response.body).toEqual({ code: 401, error: 'Unauthorized' });
   });
 });
@@ -96,14 +82,14 @@ describe('POST /user/settings/close-tooltip', () => {
   it('turns the site-URL tip off for enter_site_url and records other names', async () => {
     const { post, key } = await newUser('tips@example.com');
     await post('/user/settings/close-tooltip').send({ name: 'some_other_tip' }).expect(200, { success: true });
-    let me = await request(auth.service.app).get('/auth/me').set('X-Session-Key', key).expect(200);
+    let me = await request(suite.auth.service.app).get('/auth/me').set('X-Session-Key', key).expect(200);
     expect(me.body.flags.showSiteUrlTooltip).toBe(true);
 
     await post('/user/settings/close-tooltip').send({ name: 'enter_site_url' }).expect(200, { success: true });
     await post('/user/settings/close-tooltip').send({ name: 'enter_site_url' }).expect(200, { success: true });
-    me = await request(auth.service.app).get('/auth/me').set('X-Session-Key', key).expect(200);
+    me = await request(suite.auth.service.app).get('/auth/me').set('X-Session-Key', key).expect(200);
     expect(me.body.flags.showSiteUrlTooltip).toBe(false);
-    const stored = await auth.connection.collection('users').findOne({ email: 'tips@example.com' });
+    const stored = await suite.auth.connection.collection('users').findOne({ email: 'tips@example.com' });
     expect(stored?.dismissed_tooltips).toEqual(['some_other_tip', 'enter_site_url']);
   });
 
@@ -121,7 +107,7 @@ describe('POST /user/settings/metadata', () => {
     const { post } = await newUser('meta@example.com');
     await post('/user/settings/metadata').send({ theme: 'dark', 'a.b': 1, $where: 'x' }).expect(200, { success: true });
     await post('/user/settings/metadata').send({ theme: null, lang: 'de' }).expect(200, { success: true });
-    const stored = await auth.connection.collection('users').findOne({ email: 'meta@example.com' });
+    const stored = await suite.auth.connection.collection('users').findOne({ email: 'meta@example.com' });
     expect(decodeMetadata(stored?.metadata as StoredMetadata)).toEqual({ 'a.b': 1, $where: 'x', lang: 'de' });
   });
 
@@ -134,7 +120,7 @@ describe('POST /user/settings/metadata', () => {
           .expect(200, { success: true }),
       ),
     );
-    const stored = await auth.connection.collection('users').findOne({ email: 'meta-many@example.com' });
+    const stored = await suite.auth.connection.collection('users').findOne({ email: 'meta-many@example.com' });
     expect(decodeMetadata(stored?.metadata as StoredMetadata)).toEqual(
       Object.fromEntries(Array.from({ length: 20 }, (_unused, index) => [`key${index}`, { index }])),
     );
@@ -152,7 +138,7 @@ describe('POST /user/settings/metadata', () => {
     expect(refused).toHaveLength(9);
     for (const answer of refused)
       expect(answer.body).toEqual({ code: 400, error: 'Metadata can hold at most 50 keys' });
-    const stored = await auth.connection.collection('users').findOne({ email: 'meta-limit@example.com' });
+    const stored = await suite.auth.connection.collection('users').findOne({ email: 'meta-limit@example.com' });
     expect(Object.keys(stored?.metadata as StoredMetadata)).toHaveLength(50);
   });
 
@@ -174,7 +160,7 @@ describe('referral source survey', () => {
   it('records the answer and reports it as seen', async () => {
     const { post, key } = await newUser('survey@example.com');
     const hasSeen = () =>
-      request(auth.service.app).get('/hear-about-source/has-seen').set('X-Session-Key', key).expect(200);
+      request(suite.auth.service.app).get('/hear-about-source/has-seen').set('X-Session-Key', key).expect(200);
     expect((await hasSeen()).body).toEqual({ hasSeen: false });
     await post('/hear-about-source')
       .send({ source: 'x'.repeat(255) })
@@ -190,7 +176,7 @@ describe('referral source survey', () => {
     expect(long.body).toEqual({ code: 400, error: 'source must be at most 255 characters' });
     const missing = await post('/hear-about-source').send({}).expect(400);
     expect(missing.body).toEqual({ code: 400, error: 'source is required' });
-    const seen = await request(auth.service.app)
+    const seen = await request(suite.auth.service.app)
       .get('/hear-about-source/has-seen')
       .set('X-Session-Key', key)
       .expect(200);
@@ -203,18 +189,21 @@ describe('isolation and routing', () => {
     const alice = await newUser('alice@example.com');
     const bob = await newUser('bob@example.com');
     await alice.post('/user/settings').send({ site_url: 'https://alice.example/' }).expect(200);
-    const bobMe = await request(auth.service.app).get('/auth/me').set('X-Session-Key', bob.key).expect(200);
+    const bobMe = await request(suite.auth.service.app).get('/auth/me').set('X-Session-Key', bob.key).expect(200);
     expect(bobMe.body).toMatchObject({ id: bob.user.id, site_url: '' });
   });
 
   it('answers 404 for unknown paths and 405 for a wrong method, as JSON', async () => {
-    expect((await request(auth.service.app).get('/nope').expect(404)).body).toEqual({ code: 404, error: 'Not Found' });
-    const wrongMethod = await request(auth.service.app).get('/auth/logout').expect(405);
+    expect((await request(suite.auth.service.app).get('/nope').expect(404)).body).toEqual({
+      code: 404,
+      error: 'Not Found',
+    });
+    const wrongMethod = await request(suite.auth.service.app).get('/auth/logout').expect(405);
     expect(wrongMethod.body).toEqual({ code: 405, error: 'Method Not Allowed' });
   });
 
   it('answers 404 for an unknown or malformed user id on internal endpoints', async () => {
-    await request(auth.service.app).get('/internal/users/0123456789abcdef01234567').expect(404);
-    await request(auth.service.app).post('/internal/users/not-an-id/first-generation-done').expect(404);
+    await request(suite.auth.service.app).get('/internal/users/0123456789abcdef01234567').expect(404);
+    await request(suite.auth.service.app).post('/internal/users/not-an-id/first-generation-done').expect(404);
   });
 });
