@@ -10,33 +10,26 @@ import {
 } from '@productgen/contracts';
 import { hostCpu } from '@productgen/host-cpu';
 import { metricsRegistry } from '@productgen/service-kit';
-import { chooseInt8Kernels, closeStudioThreads } from '@productgen/studio-engine/internals';
+import { chooseInt8Kernels } from '@productgen/studio-engine/internals';
 import { pngClaimingSize } from '@productgen/test-kit/hostile-images';
-import { as, binary, newUserId, PHOTOS_DIR, Stack, waitForGeneration } from './helpers';
+import { as, binary, demoPhoto, newUserId, PHOTOS_DIR, serviceSuite, waitForGeneration } from './helpers';
 
 const zipEntries = (zip: Buffer) => zip.toString('latin1').split('PK\u0003\u0004').length - 1;
 
 describe('generation API', () => {
-  const stack = new Stack();
-  let app: Awaited<ReturnType<Stack['service']>>;
+  const suite = serviceSuite();
+  const { stack } = suite;
   let mug: string;
   let headphones: string;
   const alice = newUserId();
   const bob = newUserId();
 
   beforeAll(async () => {
-    await stack.start();
-    app = await stack.service();
-    mug = (await readFile(path.join(PHOTOS_DIR, 'demo/mug.jpg'))).toString('base64');
+    mug = (await demoPhoto('mug.jpg')).toString('base64');
     headphones = (await readFile(path.join(PHOTOS_DIR, 'test/electronics/headphones-black.jpg'))).toString('base64');
     stack.billing.account(alice, 10);
     stack.billing.account(bob, 10);
   }, 120_000);
-
-  afterAll(async () => {
-    await stack.stop();
-    await closeStudioThreads();
-  }, 60_000);
 
   test('/metrics says which int8 kernels each model runs on, and why', async () => {
     const plan = chooseInt8Kernels(hostCpu());
@@ -50,17 +43,20 @@ describe('generation API', () => {
   });
 
   async function analyse(userId: string, image = mug): Promise<string> {
-    const response = await as(app.app, userId).post('/image-gen/category', { image });
+    const response = await as(suite.app.app, userId).post('/image-gen/category', { image });
     expect(response.status).toBe(200);
     return response.body.generation_uuid as string;
   }
 
   async function create(userId: string, id: string, numGenerates: number, presets?: string[]) {
-    return as(app.app, userId).post('/imageGenFromId', presets ? { id, numGenerates, presets } : { id, numGenerates });
+    return as(suite.app.app, userId).post(
+      '/imageGenFromId',
+      presets ? { id, numGenerates, presets } : { id, numGenerates },
+    );
   }
 
   async function download(userId: string, url: string) {
-    return as(app.app, userId).get(url).buffer(true).parse(binary);
+    return as(suite.app.app, userId).get(url).buffer(true).parse(binary);
   }
 
   let aliceGeneration: string;
@@ -70,19 +66,19 @@ describe('generation API', () => {
     const response = await request('/image-gen/categories');
     expect(response.body).toEqual(productCategories);
     async function request(url: string) {
-      return as(app.app, alice).get(url);
+      return as(suite.app.app, alice).get(url);
     }
   });
 
   test('analyse, create 3, status to completed with every fix, downloads, credits', async () => {
     // The file name's product noun names it; without one the classifier, less than sure here, names only the
     // category ("kitchenware"), never a wrong specific object.
-    const unnamed = await as(app.app, alice).post('/image-gen/category', { image: mug });
+    const unnamed = await as(suite.app.app, alice).post('/image-gen/category', { image: mug });
     expect(unnamed.body).toMatchObject({
       category: 'kitchen',
       object: expect.stringMatching(/^(mug|cup|kitchenware)$/),
     });
-    const analysis = await as(app.app, alice).post('/image-gen/category', {
+    const analysis = await as(suite.app.app, alice).post('/image-gen/category', {
       image: mug,
       filename: 'ceramic-mug_02.jpg',
     });
@@ -94,7 +90,7 @@ describe('generation API', () => {
     expect(started.status).toBe(200);
     expect(started.body).toEqual({ generation_uuid: aliceGeneration, status: 'pending' });
 
-    const status = await waitForGeneration(app.app, alice, aliceGeneration);
+    const status = await waitForGeneration(suite.app.app, alice, aliceGeneration);
     expect(status).toMatchObject({ analyzed: true, status: 'completed', gen_error: null, has_watermark: true });
     expect(status.images).toHaveLength(3);
     for (const image of status.images) {
@@ -115,7 +111,7 @@ describe('generation API', () => {
     expect(zip.headers['content-type']).toBe('application/zip');
     expect(zipEntries(zip.body as Buffer)).toBe(3);
 
-    const missing = await as(app.app, alice).get(`/download/${aliceGeneration}/image/undefined`);
+    const missing = await as(suite.app.app, alice).get(`/download/${aliceGeneration}/image/undefined`);
     expect(missing.status).toBe(400);
     expect(missing.body.error).toBe('imageIndex is required for image type download');
 
@@ -124,16 +120,16 @@ describe('generation API', () => {
       expect.objectContaining({ amount: -3, generationUuid: aliceGeneration }),
     ]);
 
-    const list = await as(app.app, alice).get('/image-gen/generations');
+    const list = await as(suite.app.app, alice).get('/image-gen/generations');
     expect(list.body).toMatchObject({ total: 1, items: [{ generation_uuid: aliceGeneration }] });
-    const records = await as(app.app, alice).get('/records');
+    const records = await as(suite.app.app, alice).get('/records');
     expect(records.body.records).toEqual([
       expect.objectContaining({ type: 'single', id: aliceGeneration, status: 'completed', num_images: 3 }),
     ]);
   }, 180_000);
 
   test('style presets: save, list, filter, read; creating with one reproduces its look', async () => {
-    const saved = await as(app.app, alice).post('/style-presets', {
+    const saved = await as(suite.app.app, alice).post('/style-presets', {
       generation_uuid: aliceGeneration,
       image_index: 1,
       preset_name: '  Warm table  ',
@@ -141,12 +137,12 @@ describe('generation API', () => {
     expect(saved.status).toBe(200);
     expect(saved.body).toMatchObject({ preset_name: 'Warm table', category_name: 'kitchen' });
     alicePreset = saved.body.id;
-    expect((await as(app.app, alice).get('/style-presets')).body.presets).toHaveLength(1);
-    expect((await as(app.app, alice).get('/style-presets?category=kitchen')).body.presets).toHaveLength(1);
-    expect((await as(app.app, alice).get('/style-presets?category=fashion')).body.presets).toHaveLength(0);
-    expect((await as(app.app, alice).get(`/style-presets/${alicePreset}`)).body.id).toBe(alicePreset);
+    expect((await as(suite.app.app, alice).get('/style-presets')).body.presets).toHaveLength(1);
+    expect((await as(suite.app.app, alice).get('/style-presets?category=kitchen')).body.presets).toHaveLength(1);
+    expect((await as(suite.app.app, alice).get('/style-presets?category=fashion')).body.presets).toHaveLength(0);
+    expect((await as(suite.app.app, alice).get(`/style-presets/${alicePreset}`)).body.id).toBe(alicePreset);
 
-    const model = app.connection.model('Generation');
+    const model = suite.app.connection.model('Generation');
     const source = (await model.findOne({ uuid: aliceGeneration }).lean()) as unknown as {
       variations: { recipe: { look: string; palette: object } }[];
     };
@@ -154,11 +150,11 @@ describe('generation API', () => {
     expect((await create(alice, second, 1, [alicePreset])).status).toBe(200);
     const created = (await model.findOne({ uuid: second }).lean()) as unknown as typeof source;
     expect(created.variations[0]!.recipe).toEqual(source.variations[1]!.recipe);
-    await waitForGeneration(app.app, alice, second);
+    await waitForGeneration(suite.app.app, alice, second);
   }, 180_000);
 
   test('another user gets 404 on status, images, presets and downloads', async () => {
-    const asBob = as(app.app, bob);
+    const asBob = as(suite.app.app, bob);
     for (const url of [
       `/image-gen/status/${aliceGeneration}`,
       `/image-gen/generated/${aliceGeneration}`,
@@ -188,7 +184,7 @@ describe('generation API', () => {
     stack.billing.account(carol, 5, true);
     const id = await analyse(carol);
     expect((await create(carol, id, 1)).status).toBe(200);
-    const status = await waitForGeneration(app.app, carol, id);
+    const status = await waitForGeneration(suite.app.app, carol, id);
     expect(status).toMatchObject({ status: 'completed', has_watermark: false });
   }, 120_000);
 
@@ -197,25 +193,25 @@ describe('generation API', () => {
     stack.billing.account(dave, 10);
     const first = await analyse(dave);
     expect((await create(dave, first, 2)).status).toBe(200);
-    await waitForGeneration(app.app, dave, first);
-    const keep = await as(app.app, dave).post('/style-presets', {
+    await waitForGeneration(suite.app.app, dave, first);
+    const keep = await as(suite.app.app, dave).post('/style-presets', {
       generation_uuid: first,
       image_index: 0,
       preset_name: 'white',
     });
-    const retired = await as(app.app, dave).post('/style-presets', {
+    const retired = await as(suite.app.app, dave).post('/style-presets', {
       generation_uuid: first,
       image_index: 1,
       preset_name: 'old',
     });
     // A preset saved by an older version whose look the renderer no longer has.
-    await app.connection
+    await suite.app.connection
       .model('StylePreset')
       .updateOne({ _id: retired.body.id }, { $set: { 'recipe.look': 'retired-look' } });
 
     const second = await analyse(dave);
     expect((await create(dave, second, 2, [keep.body.id, retired.body.id])).status).toBe(200);
-    const status = await waitForGeneration(app.app, dave, second);
+    const status = await waitForGeneration(suite.app.app, dave, second);
     expect(status.status).toBe('completed');
     expect(status.images).toHaveLength(1);
     expect(status.gen_error).toMatch(/1 of 2 images could not be made.*retired-look/);
@@ -229,7 +225,7 @@ describe('generation API', () => {
     const id = await analyse(erin);
     // A worker of its own, so the job can be delivered twice at once.
     expect((await create(erin, id, 3)).status).toBe(200);
-    const generation = await app.connection.model('Generation').findOne({ uuid: id }).lean();
+    const generation = await suite.app.connection.model('Generation').findOne({ uuid: id }).lean();
     expect(generation).not.toBeNull();
     const payload = {
       userId: erin,
@@ -251,13 +247,13 @@ describe('generation API', () => {
       deliveryCount: 2,
       publishedAt: new Date(),
     };
-    await app.worker.handle(redelivery);
-    const status = await waitForGeneration(app.app, erin, id);
+    await suite.app.worker.handle(redelivery);
+    const status = await waitForGeneration(suite.app.app, erin, id);
     expect(status.images).toHaveLength(3);
     expect(status.status).toBe('completed');
     // Once more after completion: nothing changes.
-    await app.worker.handle(redelivery);
-    const after = (await as(app.app, erin).get(`/image-gen/status/${id}`)).body as GenerationStatusResponse;
+    await suite.app.worker.handle(redelivery);
+    const after = (await as(suite.app.app, erin).get(`/image-gen/status/${id}`)).body as GenerationStatusResponse;
     expect(after.images.map((image) => image.output_url)).toEqual(status.images.map((image) => image.output_url));
     expect(stack.billing.log.filter((entry) => entry.generationUuid === id)).toHaveLength(1);
     expect(stack.billing.credits(erin)).toBe(7);
@@ -289,7 +285,7 @@ describe('generation API', () => {
     expect(recorded).toMatchObject({ stage: 'pending', job_published_at: null });
 
     expect((await api.sweeper.sweep()).stuck).toEqual({ publish: 1 });
-    const status = await waitForGeneration(app.app, fran, id);
+    const status = await waitForGeneration(suite.app.app, fran, id);
     expect(status.status).toBe('completed');
     expect(status.images).toHaveLength(1);
     // Nothing is left for the next sweep, and the credits were reserved once.
@@ -302,10 +298,10 @@ describe('generation API', () => {
     const frank = newUserId();
     stack.billing.account(frank, 10);
     const id = await analyse(frank);
-    const generationsBefore = await app.connection.model('Generation').countDocuments();
+    const generationsBefore = await suite.app.connection.model('Generation').countDocuments();
     const logBefore = stack.billing.log.length;
-    const jpeg = await readFile(path.join(PHOTOS_DIR, 'demo/mug.jpg'));
-    const asFrank = as(app.app, frank);
+    const jpeg = await demoPhoto('mug.jpg');
+    const asFrank = as(suite.app.app, frank);
 
     const cases: [string, () => Promise<{ status: number; body: { error?: string } }>, number][] = [
       [
@@ -351,7 +347,7 @@ describe('generation API', () => {
     expect(tooMany.body.error).toBe(OUT_OF_CREDITS_MESSAGE);
     expect(stack.billing.credits(frank)).toBe(1);
     expect(stack.billing.log.length).toBe(logBefore);
-    expect(await app.connection.model('Generation').countDocuments()).toBe(generationsBefore);
+    expect(await suite.app.connection.model('Generation').countDocuments()).toBe(generationsBefore);
     // The photo is still there to create from once topped up.
     const status = (await asFrank.get(`/image-gen/status/${id}`)).body as GenerationStatusResponse;
     expect(status).toMatchObject({ analyzed: true, status: 'pending', images: [] });

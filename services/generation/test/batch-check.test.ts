@@ -1,42 +1,32 @@
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import sharp from 'sharp';
 import request from 'supertest';
 import { MASK_NOT_PNG_MESSAGE } from '../src/creation';
 import { NOT_FINISHED_MESSAGE, NOT_HELD_MESSAGE } from '../src/bulk-creation';
 import { storeBatchPhoto } from './batch-photos';
-import { newUserId, PHOTOS_DIR, Stack } from './helpers';
+import { batchReservation, demoPhoto, newUserId, serviceSuite } from './helpers';
 
 // Batch review on generation's side: with "Check uncertain products before rendering", a product analysis is unsure
 // of is held (credits still reserved, nothing rendered) until bulk releases it, as analysed or corrected (exactly
 // once, a bad mask refused), or drops it (every reserved credit given back). The uncertain photo is made here from a
 // demo photo by a reproducible edit: blurred until neither its outline nor what it is can be told for sure.
 describe("batch products held for the seller's check", () => {
-  const stack = new Stack();
-  let app: Awaited<ReturnType<Stack['service']>>;
+  const suite = serviceSuite();
+  const { stack } = suite;
   let mug: Buffer;
   let blurredMug: Buffer;
   const user = newUserId();
   const job = randomUUID();
 
   beforeAll(async () => {
-    await stack.start();
-    app = await stack.service();
-    mug = await readFile(path.join(PHOTOS_DIR, 'demo/mug.jpg'));
+    mug = await demoPhoto('mug.jpg');
     blurredMug = await sharp(mug).blur(25).jpeg().toBuffer();
   }, 120_000);
 
-  afterAll(() => stack.stop(), 60_000);
-
-  function reserved(count: number): string {
-    const uuid = randomUUID();
-    stack.billing.reservations.set(uuid, { userId: user, count, answer: { balance: 0, watermark: true } });
-    return uuid;
-  }
+  const reserved = (count: number) => batchReservation(stack, user, count);
 
   const handOver = async (uuid: string, photo: Buffer, holdUncertain: boolean, count = 2) =>
-    request(app.app)
+    request(suite.app.app)
       .post('/internal/bulk-generations')
       .send({
         userId: user,
@@ -50,12 +40,12 @@ describe("batch products held for the seller's check", () => {
         hold_uncertain: holdUncertain,
       });
   const release = (uuid: string, body: Record<string, unknown> = {}, userId = user) =>
-    request(app.app)
+    request(suite.app.app)
       .post(`/internal/bulk-generations/${uuid}/release`)
       .send({ userId, ...body });
   const drop = (uuid: string, userId = user) =>
-    request(app.app).post(`/internal/bulk-generations/${uuid}/drop`).send({ userId });
-  const record = (uuid: string) => app.connection.collection('generations').findOne({ uuid });
+    request(suite.app.app).post(`/internal/bulk-generations/${uuid}/drop`).send({ userId });
+  const record = (uuid: string) => suite.app.connection.collection('generations').findOne({ uuid });
   const refundsOf = (uuid: string) => [...stack.billing.refunds].filter((key) => key.startsWith(uuid)).sort();
 
   test('an uncertain product is held with its reasons, nothing rendered or given back; a sure one renders', async () => {
@@ -123,7 +113,7 @@ describe("batch products held for the seller's check", () => {
     const uuid = reserved(1);
     expect((await handOver(uuid, mug, true, 1)).body.outcome).toBe('queued');
     const redo = (body: Record<string, unknown>, userId = user) =>
-      request(app.app)
+      request(suite.app.app)
         .post(`/internal/bulk-generations/${uuid}/redo`)
         .send({ userId, count: 1, presets: [], watermark: true, ...body });
     // Still rendering (or queued): not yet.
@@ -131,7 +121,7 @@ describe("batch products held for the seller's check", () => {
     expect(early.status).toBe(409);
     expect(early.body.error).toBe(NOT_FINISHED_MESSAGE);
     // What the worker's settlement records once its images are made (rendering itself is tested elsewhere).
-    await app.connection.collection('generations').updateOne({ uuid }, { $set: { stage: 'completed' } });
+    await suite.app.connection.collection('generations').updateOne({ uuid }, { $set: { stage: 'completed' } });
 
     expect((await redo({ new_generation_uuid: randomUUID() }, newUserId())).status).toBe(404);
     const refused = randomUUID();
@@ -160,6 +150,6 @@ describe("batch products held for the seller's check", () => {
     expect(redone?.original_key).not.toBe(source?.original_key);
     expect(redone?.cutout?.key).not.toBe(source?.cutout?.key);
     expect(redone?.job_published_at).toBeInstanceOf(Date);
-    expect(await app.connection.collection('generations').countDocuments({ uuid: newUuid })).toBe(1);
+    expect(await suite.app.connection.collection('generations').countDocuments({ uuid: newUuid })).toBe(1);
   }, 180_000);
 });

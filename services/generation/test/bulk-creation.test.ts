@@ -1,44 +1,30 @@
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import request from 'supertest';
-import { planVariations, closeStudioThreads } from '@productgen/studio-engine';
+import { planVariations } from '@productgen/studio-engine';
 import { NOT_A_BATCH_PHOTO_MESSAGE } from '@productgen/contracts';
 import { BATCH_PHOTO_NOT_FOUND_MESSAGE } from '../src/bulk-creation';
 import { storeBatchPhoto } from './batch-photos';
-import { newUserId, PHOTOS_DIR, Stack } from './helpers';
+import { batchReservation, demoPhoto, newUserId, serviceSuite } from './helpers';
 
 // Generation's side of a batch (bulk's internal calls): a product whose category no chosen preset has is skipped and
 // its credits given back; a photo that fails the checks fails with its credits given back; a repeated hand-over
 // answers the same without giving anything back twice. Bulk's batch reservation is stood in by the billing fixture.
 describe('batch products handed over by bulk', () => {
-  const stack = new Stack();
-  let app: Awaited<ReturnType<Stack['service']>>;
+  const suite = serviceSuite();
+  const { stack } = suite;
   let mug: Buffer;
   const user = newUserId();
   const job = randomUUID();
 
   beforeAll(async () => {
-    await stack.start();
-    app = await stack.service();
-    mug = await readFile(path.join(PHOTOS_DIR, 'demo/mug.jpg'));
+    mug = await demoPhoto('mug.jpg');
   }, 120_000);
 
-  afterAll(async () => {
-    await stack.stop();
-    await closeStudioThreads();
-  }, 60_000);
-
-  /** What bulk's batch reservation did for one product: `count` credits charged to it. */
-  function reserved(count: number): string {
-    const uuid = randomUUID();
-    stack.billing.reservations.set(uuid, { userId: user, count, answer: { balance: 0, watermark: true } });
-    return uuid;
-  }
+  const reserved = (count: number) => batchReservation(stack, user, count);
 
   async function presetFor(category: string): Promise<string> {
     const [variation] = planVariations({ generationUuid: randomUUID(), category: category as never, count: 1 });
-    const created = await app.connection.collection('style_presets').insertOne({
+    const created = await suite.app.connection.collection('style_presets').insertOne({
       user_id: user,
       name: `Only ${category}`,
       category,
@@ -51,7 +37,7 @@ describe('batch products handed over by bulk', () => {
   }
 
   const handOver = async (body: Record<string, unknown>, photo = mug) =>
-    request(app.app)
+    request(suite.app.app)
       .post('/internal/bulk-generations')
       .send({
         userId: user,
@@ -70,7 +56,7 @@ describe('batch products handed over by bulk', () => {
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ generation_uuid: uuid, outcome: 'skipped', category: 'kitchen', images: 0 });
     expect([...stack.billing.refunds].filter((key) => key.startsWith(uuid)).sort()).toEqual([`${uuid}:0`, `${uuid}:1`]);
-    expect(await app.connection.collection('generations').countDocuments({ uuid })).toBe(0);
+    expect(await suite.app.connection.collection('generations').countDocuments({ uuid })).toBe(0);
 
     // Bulk hands the product over again after a restart: the same answer, nothing given back twice.
     const again = await handOver({ generation_uuid: uuid, count: 2, presets });
@@ -120,18 +106,18 @@ describe('batch products handed over by bulk', () => {
       error: BATCH_PHOTO_NOT_FOUND_MESSAGE,
     });
     // Nothing was recorded or given back by a refused reference.
-    expect(await app.connection.collection('generations').countDocuments({ uuid })).toBe(0);
+    expect(await suite.app.connection.collection('generations').countDocuments({ uuid })).toBe(0);
     expect([...stack.billing.refunds].filter((key) => key.startsWith(uuid))).toEqual([]);
   }, 60_000);
 
   test("presets by id: the user's own with their categories; an unknown one is a 404; a job's generations", async () => {
     const kitchen = await presetFor('kitchen');
-    const found = await request(app.app).get(`/internal/users/${user}/style-presets?ids=${kitchen}`);
+    const found = await request(suite.app.app).get(`/internal/users/${user}/style-presets?ids=${kitchen}`);
     expect(found.body).toEqual({ presets: [{ id: kitchen, preset_name: 'Only kitchen', category_name: 'kitchen' }] });
-    const missing = await request(app.app).get(`/internal/users/${user}/style-presets?ids=p-unknown`);
+    const missing = await request(suite.app.app).get(`/internal/users/${user}/style-presets?ids=p-unknown`);
     expect(missing.status).toBe(404);
     expect(missing.body.error).toBe('Style preset not found: p-unknown');
-    const listed = await request(app.app).get(`/internal/users/${user}/bulk-jobs/${job}/generations`);
+    const listed = await request(suite.app.app).get(`/internal/users/${user}/bulk-jobs/${job}/generations`);
     expect(listed.body).toEqual({ generations: [] });
   }, 60_000);
 });

@@ -1,5 +1,3 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import sharp from 'sharp';
 import { limits, type Cutout } from '@productgen/contracts';
 import {
@@ -16,9 +14,8 @@ import {
   loadModelRuntime,
   StudioRenderer,
   type StageTimes,
-  closeStudioThreads,
 } from '@productgen/studio-engine/internals';
-import { as, binary, newUserId, PHOTOS_DIR, SHARED_MODELS_DIR, Stack, waitForGeneration } from './helpers';
+import { as, binary, demoPhoto, newUserId, serviceSuite, SHARED_MODELS_DIR, waitForGeneration } from './helpers';
 
 // The seller's corrections before Create (issue 14): the cut-out mask stored at analysis, read and replaced through
 // the API, used by the worker for every image; the product name and category, whose category picks the looks.
@@ -45,16 +42,14 @@ function grayPng(gray: Buffer, width: number, height: number): Promise<Buffer> {
 }
 
 describe('correcting an analysis before Create', () => {
-  const stack = new Stack();
-  let app: Awaited<ReturnType<Stack['service']>>;
+  const suite = serviceSuite();
+  const { stack } = suite;
   let framedMug: string;
   const seller = newUserId();
   const stranger = newUserId();
 
   beforeAll(async () => {
-    await stack.start();
-    app = await stack.service();
-    const mug = await sharp(await readFile(path.join(PHOTOS_DIR, 'demo/mug.jpg')))
+    const mug = await sharp(await demoPhoto('mug.jpg'))
       .resize(900, 900, { fit: 'inside' })
       .toBuffer();
     const border = Math.round(900 * FRAME_SHARE);
@@ -69,35 +64,30 @@ describe('correcting an analysis before Create', () => {
     stack.billing.account(stranger, 10, true);
   }, 120_000);
 
-  afterAll(async () => {
-    await stack.stop();
-    await closeStudioThreads();
-  }, 60_000);
-
-  const generations = () => app.connection.collection<GenerationDocument>('generations');
+  const generations = () => suite.app.connection.collection<GenerationDocument>('generations');
 
   async function analyse(userId: string): Promise<string> {
-    const response = await as(app.app, userId).post('/image-gen/category', { image: framedMug });
+    const response = await as(suite.app.app, userId).post('/image-gen/category', { image: framedMug });
     expect(response.status).toBe(200);
     return response.body.generation_uuid as string;
   }
 
   async function cutoutOf(userId: string, uuid: string): Promise<Cutout> {
-    const response = await as(app.app, userId).get(`/image-gen/cutout/${uuid}`);
+    const response = await as(suite.app.app, userId).get(`/image-gen/cutout/${uuid}`);
     expect(response.status).toBe(200);
     return response.body as Cutout;
   }
 
   /** The finished image of a completed one-image generation. */
   async function createdImage(userId: string, uuid: string, presets?: string[]): Promise<Buffer> {
-    const started = await as(app.app, userId).post(
+    const started = await as(suite.app.app, userId).post(
       '/imageGenFromId',
       presets ? { id: uuid, numGenerates: presets.length, presets } : { id: uuid, numGenerates: 1 },
     );
     expect(started.status).toBe(200);
-    const status = await waitForGeneration(app.app, userId, uuid);
+    const status = await waitForGeneration(suite.app.app, userId, uuid);
     expect(status.status).toBe('completed');
-    const file = await as(app.app, userId).get(status.images[0]!.output_url).buffer(true).parse(binary);
+    const file = await as(suite.app.app, userId).get(status.images[0]!.output_url).buffer(true).parse(binary);
     expect(file.status).toBe(200);
     return file.body as Buffer;
   }
@@ -141,7 +131,7 @@ describe('correcting an analysis before Create', () => {
 
     autoImage = await createdImage(seller, uuid);
     expect(await magentaPixels(autoImage)).toBeLessThan(50);
-    const preset = await as(app.app, seller).post('/style-presets', {
+    const preset = await as(suite.app.app, seller).post('/style-presets', {
       generation_uuid: uuid,
       image_index: 0,
       preset_name: 'White main image',
@@ -153,7 +143,7 @@ describe('correcting an analysis before Create', () => {
   test('bad masks are clear 400s and change nothing; another user gets 404', async () => {
     const uuid = await analyse(seller);
     const cutout = await cutoutOf(seller, uuid);
-    const put = (mask: string, userId = seller) => as(app.app, userId).put(`/image-gen/cutout/${uuid}`, { mask });
+    const put = (mask: string, userId = seller) => as(suite.app.app, userId).put(`/image-gen/cutout/${uuid}`, { mask });
 
     const jpeg = await sharp({
       create: { width: cutout.width, height: cutout.height, channels: 3, background: '#ffffff' },
@@ -191,10 +181,10 @@ describe('correcting an analysis before Create', () => {
 
     const full = await grayPng(Buffer.alloc(cutout.width * cutout.height, 255), cutout.width, cutout.height);
     expect((await put(full.toString('base64'), stranger)).status).toBe(404);
-    expect((await as(app.app, stranger).get(`/image-gen/cutout/${uuid}`)).status).toBe(404);
-    expect((await as(app.app, stranger).patch(`/image-gen/analysis/${uuid}`, { category: 'electronics' })).status).toBe(
-      404,
-    );
+    expect((await as(suite.app.app, stranger).get(`/image-gen/cutout/${uuid}`)).status).toBe(404);
+    expect(
+      (await as(suite.app.app, stranger).patch(`/image-gen/analysis/${uuid}`, { category: 'electronics' })).status,
+    ).toBe(404);
 
     // Nothing changed: the stored matte and the analysis are as they were.
     expect(await cutoutOf(seller, uuid)).toEqual(cutout);
@@ -203,7 +193,7 @@ describe('correcting an analysis before Create', () => {
 
   test('name and category: validated, saved, and the category picks the looks', async () => {
     const uuid = await analyse(seller);
-    const patch = (body: object) => as(app.app, seller).patch(`/image-gen/analysis/${uuid}`, body);
+    const patch = (body: object) => as(suite.app.app, seller).patch(`/image-gen/analysis/${uuid}`, body);
 
     const unknown = await patch({ category: 'spaceships' });
     expect(unknown.status).toBe(400);
@@ -224,7 +214,7 @@ describe('correcting an analysis before Create', () => {
       category: 'electronics',
     });
 
-    const started = await as(app.app, seller).post('/imageGenFromId', { id: uuid, numGenerates: 5 });
+    const started = await as(suite.app.app, seller).post('/imageGenFromId', { id: uuid, numGenerates: 5 });
     expect(started.status).toBe(200);
     const record = await generations().findOne({ uuid });
     expect(record?.category).toBe('electronics');
@@ -241,8 +231,8 @@ describe('correcting an analysis before Create', () => {
     const late = await patch({ category: 'kitchen' });
     expect(late.status).toBe(409);
     expect(late.body.error).toBe(ALREADY_CREATED_MESSAGE);
-    await waitForGeneration(app.app, seller, uuid);
-    const preset = await as(app.app, seller).post('/style-presets', {
+    await waitForGeneration(suite.app.app, seller, uuid);
+    const preset = await as(suite.app.app, seller).post('/style-presets', {
       generation_uuid: uuid,
       image_index: 1,
       preset_name: 'Tech look',
@@ -257,7 +247,7 @@ describe('correcting an analysis before Create', () => {
     // The matte left the frame out: the seller's brush adds it back.
     expect(kept).toBeGreaterThan(cutout.height * 10);
 
-    const saved = await as(app.app, seller).put(`/image-gen/cutout/${uuid}`, { mask: png.toString('base64') });
+    const saved = await as(suite.app.app, seller).put(`/image-gen/cutout/${uuid}`, { mask: png.toString('base64') });
     expect(saved.status).toBe(200);
     expect(saved.body).toMatchObject({ generation_uuid: uuid, corrected: true, width: cutout.width });
     const reread = await cutoutOf(seller, uuid);
@@ -274,7 +264,7 @@ describe('correcting an analysis before Create', () => {
     expect(magenta).toBeGreaterThan(2000);
     expect(magenta).toBeGreaterThan((await magentaPixels(autoImage)) * 20);
 
-    const late = await as(app.app, seller).put(`/image-gen/cutout/${uuid}`, { mask: png.toString('base64') });
+    const late = await as(suite.app.app, seller).put(`/image-gen/cutout/${uuid}`, { mask: png.toString('base64') });
     expect(late.status).toBe(409);
     expect(late.body.error).toBe(ALREADY_CREATED_MESSAGE);
   }, 180_000);
@@ -282,7 +272,7 @@ describe('correcting an analysis before Create', () => {
   test('a generation recorded before mattes were stored is segmented by the worker as before', async () => {
     const uuid = await analyse(seller);
     await generations().updateOne({ uuid }, { $set: { cutout: null } });
-    expect((await as(app.app, seller).get(`/image-gen/cutout/${uuid}`)).status).toBe(404);
+    expect((await as(suite.app.app, seller).get(`/image-gen/cutout/${uuid}`)).status).toBe(404);
     const image = await createdImage(seller, uuid);
     expect(await magentaPixels(image)).toBeLessThan(50);
   }, 180_000);

@@ -1,12 +1,9 @@
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import type { Cutout } from '@productgen/contracts';
 import { UsageQuota, usageWindowModel } from '@productgen/service-kit';
 import { ANALYSIS_EXPIRED_MESSAGE } from '../src/creation';
 import type { GenerationDocument } from '../src/data/schemas';
 import { analysisQuotaMessage, cutoutSaveQuotaMessage } from '../src/domain/quota-messages';
-import { closeStudioThreads } from '@productgen/studio-engine';
-import { as, newUserId, PHOTOS_DIR, Stack } from './helpers';
+import { as, demoPhoto, newUserId, serviceSuite } from './helpers';
 
 /**
  * Security review item 5: the expensive routes' own limits. Per-user quotas on analysis and cut-out saves kept in
@@ -14,31 +11,22 @@ import { as, newUserId, PHOTOS_DIR, Stack } from './helpers';
  * analysed photos nobody created from removed with their files after ANALYSED_TTL_HOURS.
  */
 describe('limits of the expensive routes', () => {
-  const stack = new Stack();
-  let app: Awaited<ReturnType<Stack['service']>>;
+  const suite = serviceSuite({
+    ANALYSIS_LIMIT_PER_WINDOW: '3',
+    ANALYSIS_LIMIT_WINDOW_MINUTES: '10',
+    CUTOUT_SAVE_LIMIT_PER_WINDOW: '3',
+    CUTOUT_SAVE_LIMIT_WINDOW_MINUTES: '10',
+  });
+  const { stack } = suite;
   let mug: string;
   const windowMs = 10 * 60_000;
 
   beforeAll(async () => {
-    await stack.start();
-    app = await stack.service({
-      env: {
-        ANALYSIS_LIMIT_PER_WINDOW: '3',
-        ANALYSIS_LIMIT_WINDOW_MINUTES: '10',
-        CUTOUT_SAVE_LIMIT_PER_WINDOW: '3',
-        CUTOUT_SAVE_LIMIT_WINDOW_MINUTES: '10',
-      },
-    });
-    mug = (await readFile(path.join(PHOTOS_DIR, 'demo/mug.jpg'))).toString('base64');
+    mug = (await demoPhoto('mug.jpg')).toString('base64');
   }, 120_000);
 
-  afterAll(async () => {
-    await stack.stop();
-    await closeStudioThreads();
-  }, 60_000);
-
-  const generations = () => app.connection.collection<GenerationDocument>('generations');
-  const analyse = (userId: string) => as(app.app, userId).post('/image-gen/category', { image: mug });
+  const generations = () => suite.app.connection.collection<GenerationDocument>('generations');
+  const analyse = (userId: string) => as(suite.app.app, userId).post('/image-gen/category', { image: mug });
 
   test('analysis: at most the quota per user in the window, then 429 in words, counted across replicas', async () => {
     const seller = newUserId();
@@ -61,7 +49,7 @@ describe('limits of the expensive routes', () => {
         'You have uploaded 3 photos in the last 10 minutes, the most we can analyse for one account. Please try again in 10 minutes.',
     });
     // POST /imageGen analyses too, and is refused the same way before anything is stored or charged.
-    const direct = await as(app.app, seller).post('/imageGen', { base64str: mug, numGenerates: 1 });
+    const direct = await as(suite.app.app, seller).post('/imageGen', { base64str: mug, numGenerates: 1 });
     expect(direct.status).toBe(429);
     expect(await generations().countDocuments()).toBe(before + 2);
     // Another user is not held up.
@@ -70,7 +58,7 @@ describe('limits of the expensive routes', () => {
 
   test('the window slides, and concurrent uses never exceed the quota', async () => {
     const quota = new UsageQuota(
-      await usageWindowModel(app.connection),
+      await usageWindowModel(suite.app.connection),
       'test-quota',
       { max: 4, windowMs },
       cutoutSaveQuotaMessage,
@@ -96,12 +84,12 @@ describe('limits of the expensive routes', () => {
     const analysed = await analyse(seller);
     expect(analysed.status).toBe(200);
     const uuid = analysed.body.generation_uuid as string;
-    const cutout = (await as(app.app, seller).get(`/image-gen/cutout/${uuid}`)).body as Cutout;
+    const cutout = (await as(suite.app.app, seller).get(`/image-gen/cutout/${uuid}`)).body as Cutout;
     const matteKey = (await generations().findOne({ uuid }))!.cutout!.key;
 
     const keys: string[] = [];
     for (let k = 0; k < 3; k += 1) {
-      const saved = await as(app.app, seller).put(`/image-gen/cutout/${uuid}`, { mask: cutout.mask });
+      const saved = await as(suite.app.app, seller).put(`/image-gen/cutout/${uuid}`, { mask: cutout.mask });
       expect(saved.status).toBe(200);
       keys.push((await generations().findOne({ uuid }))!.cutout!.key);
     }
@@ -113,7 +101,7 @@ describe('limits of the expensive routes', () => {
     expect(await store.stat(keys[0]!)).toBeNull();
     expect(await store.stat(keys[1]!)).toBeNull();
 
-    const refused = await as(app.app, seller).put(`/image-gen/cutout/${uuid}`, { mask: cutout.mask });
+    const refused = await as(suite.app.app, seller).put(`/image-gen/cutout/${uuid}`, { mask: cutout.mask });
     expect(refused.status).toBe(429);
     expect(refused.body.error).toBe(
       'You have saved 3 cut-out corrections in the last 10 minutes, the most we allow. Please try again in 10 minutes.',
@@ -135,22 +123,22 @@ describe('limits of the expensive routes', () => {
     expect(indexes.find((index) => index.key.expires_at === 1)).toMatchObject({ expireAfterSeconds: 86_400 });
 
     // Create claims its photo for good: no expiry any more.
-    const started = await as(app.app, seller).post('/imageGenFromId', { id: uuidOf(created), numGenerates: 1 });
+    const started = await as(suite.app.app, seller).post('/imageGenFromId', { id: uuidOf(created), numGenerates: 1 });
     expect(started.status).toBe(200);
     expect((await record(uuidOf(created)))!.expires_at).toBeNull();
 
     // A day passes for one photo, which the seller had corrected.
     const uuid = uuidOf(expiring);
-    const cutout = (await as(app.app, seller).get(`/image-gen/cutout/${uuid}`)).body as Cutout;
-    expect((await as(app.app, seller).put(`/image-gen/cutout/${uuid}`, { mask: cutout.mask })).status).toBe(200);
+    const cutout = (await as(suite.app.app, seller).get(`/image-gen/cutout/${uuid}`)).body as Cutout;
+    expect((await as(suite.app.app, seller).put(`/image-gen/cutout/${uuid}`, { mask: cutout.mask })).status).toBe(200);
     const before = (await record(uuid))!;
     await generations().updateOne({ uuid }, { $set: { expires_at: new Date(Date.now() - 1000) } });
-    const refused = await as(app.app, seller).post('/imageGenFromId', { id: uuid, numGenerates: 1 });
+    const refused = await as(suite.app.app, seller).post('/imageGenFromId', { id: uuid, numGenerates: 1 });
     expect(refused.status).toBe(404);
     expect(refused.body.error).toBe(ANALYSIS_EXPIRED_MESSAGE);
     expect(stack.billing.credits(seller)).toBe(9);
 
-    const report = await app.sweeper.sweep();
+    const report = await suite.app.sweeper.sweep();
     expect(report.expired).toBe(1);
     expect(await record(uuid)).toBeNull();
     const store = stack.objectStore();
@@ -162,6 +150,6 @@ describe('limits of the expensive routes', () => {
       const left = (await record(other))!;
       expect(await store.stat(left.original_key)).not.toBeNull();
     }
-    expect((await app.sweeper.sweep()).expired).toBe(0);
+    expect((await suite.app.sweeper.sweep()).expired).toBe(0);
   }, 120_000);
 });

@@ -1,53 +1,44 @@
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import sharp from 'sharp';
 import { topics, type GenerationDownloads, type GenerationObjectRef } from '@productgen/contracts';
 import { REFUNDED_IMAGE_MESSAGE } from '../src/domain/generation';
-import { watermarkOverlay, closeStudioThreads } from '@productgen/studio-engine/internals';
-import { as, binary, newUserId, PHOTOS_DIR, Stack, waitForGeneration } from './helpers';
+import { watermarkOverlay } from '@productgen/studio-engine/internals';
+import { as, binary, demoPhoto, newUserId, serviceSuite, waitForGeneration } from './helpers';
 
 /**
  * Security review item 4: what a user can download without paying for it. Every image a free user (never
  * purchased) gets, the base preview included, carries the watermark; an image whose refund was granted is withdrawn.
  */
 describe('free-tier downloads', () => {
-  const stack = new Stack();
-  let app: Awaited<ReturnType<Stack['service']>>;
+  const suite = serviceSuite();
+  const { stack } = suite;
   let mug: string;
 
   beforeAll(async () => {
-    await stack.start();
-    app = await stack.service();
-    mug = (await readFile(path.join(PHOTOS_DIR, 'demo/mug.jpg'))).toString('base64');
+    mug = (await demoPhoto('mug.jpg')).toString('base64');
   }, 120_000);
 
-  afterAll(async () => {
-    await stack.stop();
-    await closeStudioThreads();
-  }, 60_000);
-
   async function analyse(userId: string): Promise<string> {
-    const response = await as(app.app, userId).post('/image-gen/category', { image: mug });
+    const response = await as(suite.app.app, userId).post('/image-gen/category', { image: mug });
     expect(response.status).toBe(200);
     return response.body.generation_uuid as string;
   }
 
   async function create(userId: string, id: string, presets?: string[], numGenerates = 1): Promise<string> {
-    const response = await as(app.app, userId).post('/imageGenFromId', { id, numGenerates, presets });
+    const response = await as(suite.app.app, userId).post('/imageGenFromId', { id, numGenerates, presets });
     expect(response.status).toBe(200);
     const uuid = response.body.generation_uuid as string;
-    expect((await waitForGeneration(app.app, userId, uuid)).status).toBe('completed');
+    expect((await waitForGeneration(suite.app.app, userId, uuid)).status).toBe('completed');
     return uuid;
   }
 
   async function download(userId: string, url: string) {
-    return as(app.app, userId).get(url).buffer(true).parse(binary);
+    return as(suite.app.app, userId).get(url).buffer(true).parse(binary);
   }
 
   /** The base preview as the download route serves it while no finished image exists (during the render, or when the fixes failed). */
   async function servedBase(userId: string, uuid: string): Promise<Buffer> {
-    await app.connection.model('Generation').updateOne({ uuid }, { $set: { 'images.0.final_key': null } });
+    await suite.app.connection.model('Generation').updateOne({ uuid }, { $set: { 'images.0.final_key': null } });
     const response = await download(userId, `/download/${uuid}/image/0?v=base`);
     expect(response.status).toBe(200);
     return response.body as Buffer;
@@ -75,7 +66,7 @@ describe('free-tier downloads', () => {
     const photo = await analyse(free);
     const marked = await create(free, photo);
     // The same look again after a purchase: the same base, but without the watermark.
-    const preset = await as(app.app, free).post('/style-presets', {
+    const preset = await as(suite.app.app, free).post('/style-presets', {
       generation_uuid: marked,
       image_index: 0,
       preset_name: 'same look',
@@ -108,14 +99,14 @@ describe('free-tier downloads', () => {
     // A base stored before bases carried the watermark (no flag) is a clean copy: a free user's is not served, and
     // the status no longer offers it; a purchaser's is.
     const legacy = { $unset: { 'images.0.base_watermarked': '' } };
-    await app.connection.model('Generation').updateMany({ uuid: { $in: [marked, clean] } }, legacy);
+    await suite.app.connection.model('Generation').updateMany({ uuid: { $in: [marked, clean] } }, legacy);
     expect((await download(free, `/download/${marked}/image/0?v=base`)).status).toBe(404);
-    expect((await as(app.app, free).get(`/image-gen/status/${marked}`)).body.images).toEqual([]);
+    expect((await as(suite.app.app, free).get(`/image-gen/status/${marked}`)).body.images).toEqual([]);
     expect((await download(free, `/download/${clean}/image/0?v=base`)).status).toBe(200);
     // Nor is it among the objects a batch's Download All is given to read.
     const batch = randomUUID();
-    await app.connection.model('Generation').updateOne({ uuid: marked }, { $set: { bulk_job_uuid: batch } });
-    const listed = await as(app.app, free).get(`/internal/users/${free}/bulk-jobs/${batch}/generations`);
+    await suite.app.connection.model('Generation').updateOne({ uuid: marked }, { $set: { bulk_job_uuid: batch } });
+    const listed = await as(suite.app.app, free).get(`/internal/users/${free}/bulk-jobs/${batch}/generations`);
     expect(listed.status).toBe(200);
     expect((listed.body.generations[0].downloads as GenerationDownloads).images).toEqual([]);
   }, 240_000);
@@ -123,7 +114,7 @@ describe('free-tier downloads', () => {
   /** What billing publishes once a user's refund of an image is applied. */
   async function refundGranted(userId: string, uuid: string, index: number): Promise<void> {
     const payload = { userId, generation_uuid: uuid, image_index: index, at: new Date().toISOString() };
-    await app.bus.publish(topics.creditsImageRefunded, payload, {
+    await suite.app.bus.publish(topics.creditsImageRefunded, payload, {
       messageId: `${topics.creditsImageRefunded}:refund:${uuid}:${index}`,
     });
   }
@@ -159,14 +150,14 @@ describe('free-tier downloads', () => {
     const entries = zip.toString('latin1').match(/productgen-[0-9a-f]{8}-\d\.jpg/g) ?? [];
     expect(new Set(entries)).toEqual(new Set([`productgen-${uuid.slice(0, 8)}-2.jpg`]));
     // The lists (and a batch's Download All, which zips what the generation lists) no longer offer it.
-    const status = await as(app.app, seller).get(`/image-gen/status/${uuid}`);
+    const status = await as(suite.app.app, seller).get(`/image-gen/status/${uuid}`);
     expect(status.body.images.map((image: { id: string }) => image.id)).toEqual([`${uuid}-1`]);
-    const detail = await as(app.app, seller).get(`/image-gen/generated/${uuid}`);
+    const detail = await as(suite.app.app, seller).get(`/image-gen/generated/${uuid}`);
     expect(detail.body.images.map((image: { id: string }) => image.id)).toEqual([`${uuid}-1`]);
     // Bulk's Download All zips the images this internal route lists for the batch.
     const batch = randomUUID();
-    await app.connection.model('Generation').updateOne({ uuid }, { $set: { bulk_job_uuid: batch } });
-    const listed = await as(app.app, seller).get(`/internal/users/${seller}/bulk-jobs/${batch}/generations`);
+    await suite.app.connection.model('Generation').updateOne({ uuid }, { $set: { bulk_job_uuid: batch } });
+    const listed = await as(suite.app.app, seller).get(`/internal/users/${seller}/bulk-jobs/${batch}/generations`);
     expect(listed.status).toBe(200);
     expect(listed.body.generations[0].images.map((image: { id: string }) => image.id)).toEqual([`${uuid}-1`]);
     // It reads them itself, by the references listed: the very objects the download route serves, none of image 0.

@@ -1,6 +1,6 @@
 import { addGatewayToken, serviceCallHeaders, TEST_SERVICE_AUTH_SECRET } from '@productgen/test-kit';
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import express from 'express';
@@ -102,6 +102,39 @@ export class Stack {
     await this.mongo.stop();
     if (this.dir) await rm(this.dir, { recursive: true, force: true });
   }
+}
+
+/** A describe block's stack and the one generation service it tests; the service is set before the first test. */
+export interface ServiceSuite {
+  stack: Stack;
+  app: Awaited<ReturnType<Stack['service']>>;
+}
+
+/**
+ * Starts a stack and one generation service on it (with `env`) before a describe block's tests, and stops them after
+ * them (the stack's stop ends the studio's inference threads too).
+ */
+export function serviceSuite(env: Record<string, string> = {}): ServiceSuite {
+  const suite = { stack: new Stack() } as ServiceSuite;
+  beforeAll(async () => {
+    await suite.stack.start();
+    suite.app = await suite.stack.service({ env });
+  }, 120_000);
+  afterAll(() => suite.stack.stop(), 60_000);
+  return suite;
+}
+
+/** One of the demo photos (shared/photos/demo), as bytes. */
+export const demoPhoto = (file: string) => readFile(path.join(PHOTOS_DIR, 'demo', file));
+
+/**
+ * What bulk's batch reservation did for one product, stood in by the billing fixture: `count` of the user's credits
+ * charged to a new generation uuid, which it returns.
+ */
+export function batchReservation(stack: Stack, userId: string, count: number): string {
+  const uuid = randomUUID();
+  stack.billing.reservations.set(uuid, { userId, count, answer: { balance: 0, watermark: true } });
+  return uuid;
 }
 
 export const newUserId = () => `user${randomBytes(6).toString('hex')}`;
