@@ -1,10 +1,10 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { OUT_OF_CREDITS_MESSAGE } from '@productgen/contracts';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { collectPageProblems, launchBrowser, waitForImages } from '../support/browser';
-import { repoRoot, startPlatformProcess, type PlatformProcess } from '@productgen/test-kit/platform-process';
+import type { BrowserContext, Page } from 'playwright-core';
+import { collectPageProblems, waitForImages } from '../support/browser';
+import { repoRoot } from '@productgen/test-kit/platform-process';
+import { platformInChromium } from '../support/platform-suite';
 import { buyThroughDevCheckout, creditsLink, sessionKeyOf, signInThroughDevDialog } from '../support/platform-ui';
 import { journey } from '../support/journey';
 import { pollUntil } from '@productgen/test-kit';
@@ -32,9 +32,7 @@ interface CreditLogAnswer {
   total: number;
 }
 
-let dataDir: string;
-let platform: PlatformProcess;
-let browser: Browser;
+const suite = platformInChromium('top-up');
 let context: BrowserContext;
 let page: Page;
 let pageProblems: () => string[];
@@ -44,7 +42,7 @@ const step = journey();
 
 /** A call to the API with the browser user's session, as another tab or device of theirs would make it. */
 async function api<T>(pathAndQuery: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const answer = await fetch(`${platform.apiUrl}${pathAndQuery}`, {
+  const answer = await fetch(`${suite.platform.apiUrl}${pathAndQuery}`, {
     method: body === undefined ? 'GET' : 'POST',
     headers: { 'X-Session-Key': sessionKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -56,35 +54,27 @@ const settings = () => page.getByRole('region', { name: 'Generation Settings' })
 const createButton = () => settings().getByRole('button', { name: 'Create', exact: true });
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'productgen-e2e-top-up-'));
-  platform = await startPlatformProcess({ dataDir, startTimeoutMs: 150_000 });
-  browser = await launchBrowser();
-  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  context = await suite.browser.newContext({ viewport: { width: 1280, height: 800 } });
   page = await context.newPage();
   pageProblems = collectPageProblems(page, [
     // A visitor's current-user check is answered 401 on purpose (SPEC §7: /auth/me gives false on 401).
-    { url: `${platform.apiUrl}/auth/me`, status: 401 },
+    { url: `${suite.platform.apiUrl}/auth/me`, status: 401 },
     // The refused creation: the 402 whose text the screen shows.
-    { url: `${platform.apiUrl}/imageGenFromId`, status: 402 },
+    { url: `${suite.platform.apiUrl}/imageGenFromId`, status: 402 },
   ]);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await platform?.stop('SIGKILL');
-  await rm(dataDir, { recursive: true, force: true });
-});
-
 step('a new user opens the create screen on an analysed photo: 5 images, 10 credits', async () => {
-  await page.goto(`${platform.webUrl}/`);
+  await page.goto(`${suite.platform.webUrl}/`);
   await signInThroughDevDialog(page, person);
   await creditsLink(page, SIGNUP_CREDITS).waitFor();
-  sessionKey = await sessionKeyOf(page, platform.apiUrl);
+  sessionKey = await sessionKeyOf(page, suite.platform.apiUrl);
   expect(sessionKey).toMatch(/\S/);
 
-  await page.goto(`${platform.webUrl}/productgen`);
+  await page.goto(`${suite.platform.webUrl}/productgen`);
   const analysed = page.waitForResponse(
-    (response) => response.url() === `${platform.apiUrl}/image-gen/category` && response.request().method() === 'POST',
+    (response) =>
+      response.url() === `${suite.platform.apiUrl}/image-gen/category` && response.request().method() === 'POST',
   );
   await settings()
     .getByLabel(/^(Upload a product photo|Replace photo)/)
@@ -113,7 +103,8 @@ step('the credits are spent elsewhere (another tab): 4 left', async () => {
 
 step('Create on the photo: 402, the screen says "Out of credits! Top up to keep the magic going."', async () => {
   const refused = page.waitForResponse(
-    (response) => response.url() === `${platform.apiUrl}/imageGenFromId` && response.request().method() === 'POST',
+    (response) =>
+      response.url() === `${suite.platform.apiUrl}/imageGenFromId` && response.request().method() === 'POST',
   );
   await createButton().click();
   const answer = await refused;
@@ -128,8 +119,8 @@ step('Create on the photo: 402, the screen says "Out of credits! Top up to keep 
 step('in another tab, Hobbyist through the dev checkout: back on the dashboard with 9 credits', async () => {
   const shop = await context.newPage();
   await buyThroughDevCheckout(shop, {
-    webOrigin: platform.webUrl,
-    apiOrigin: platform.apiUrl,
+    webOrigin: suite.platform.webUrl,
+    apiOrigin: suite.platform.apiUrl,
     packageName: 'Hobbyist',
     price: '$0.99',
   });
@@ -140,7 +131,8 @@ step('in another tab, Hobbyist through the dev checkout: back on the dashboard w
 step('Create on the same photo again: made, and exactly the images made are charged', async () => {
   await page.bringToFront();
   const started = page.waitForResponse(
-    (response) => response.url() === `${platform.apiUrl}/imageGenFromId` && response.request().method() === 'POST',
+    (response) =>
+      response.url() === `${suite.platform.apiUrl}/imageGenFromId` && response.request().method() === 'POST',
   );
   await createButton().click();
   const answer = await started;

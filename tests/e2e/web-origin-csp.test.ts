@@ -1,7 +1,6 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { createLogger } from '@productgen/service-kit';
 import { LoopbackServers } from '@productgen/test-kit';
 import {
@@ -11,8 +10,9 @@ import {
   shellHostConfigSchema,
 } from '@productgen/web-host';
 import { findMicrofrontendBuilds } from '../../packages/devstack/src/web';
-import { collectPageProblems, launchBrowser, waitForReactElement } from '../support/browser';
-import { repoRoot, startPlatformProcess, type PlatformProcess } from '@productgen/test-kit/platform-process';
+import { collectPageProblems, waitForReactElement } from '../support/browser';
+import { repoRoot } from '@productgen/test-kit/platform-process';
+import { platformInChromium } from '../support/platform-suite';
 import { signInThroughDevDialog } from '../support/platform-ui';
 
 // The web origin's Content-Security-Policy in Chromium, on the platform as `npm start` runs it: every kind of
@@ -39,9 +39,7 @@ interface ViolationEvent {
   sourceFile: string;
 }
 
-let dataDir: string;
-let platform: PlatformProcess;
-let browser: Browser;
+const suite = platformInChromium('csp');
 let context: BrowserContext;
 let page: Page;
 let pageProblems: () => string[];
@@ -76,14 +74,11 @@ const PAGES_WITH_THEIR_APP = [
 ];
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(path.join(tmpdir(), 'productgen-e2e-csp-'));
-  platform = await startPlatformProcess({ dataDir, startTimeoutMs: 150_000 });
-  browser = await launchBrowser();
-  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  context = await suite.browser.newContext({ viewport: { width: 1280, height: 800 } });
   await context.addInitScript(recordViolations);
   page = await context.newPage();
   // A visitor's current-user check is answered 401 on purpose (SPEC §7: /auth/me gives false on 401).
-  pageProblems = collectPageProblems(page, [{ url: `${platform.apiUrl}/auth/me`, status: 401 }]);
+  pageProblems = collectPageProblems(page, [{ url: `${suite.platform.apiUrl}/auth/me`, status: 401 }]);
   page.on('console', (message) => {
     if (/Content.Security.Policy|Permissions-Policy|X-Frame-Options|Referrer.Policy/i.test(message.text())) {
       headerMessages.push(`${message.type()}: ${message.text()}`);
@@ -93,20 +88,17 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await context?.close();
-  await browser?.close();
-  await platform?.stop('SIGKILL');
-  await rm(dataDir, { recursive: true, force: true });
 });
 
 test.each(PAGES_WITH_THEIR_APP)('%s runs its apps with no policy violation', async (_name, pathname, appHeading) => {
-  const response = await page.goto(`${platform.webUrl}${pathname}`);
+  const response = await page.goto(`${suite.platform.webUrl}${pathname}`);
   expect(response?.headers()['content-security-policy']).toMatch(/script-src 'self' 'nonce-/);
   await waitForReactElement(page, appHeading);
   expect(await violations()).toEqual([]);
 });
 
 test('signing in calls the API from the page with no policy violation', async () => {
-  await page.goto(`${platform.webUrl}/`);
+  await page.goto(`${suite.platform.webUrl}/`);
   await signInThroughDevDialog(page, { email: 'csp.check@example.com', givenName: 'Cora', familyName: 'Policy' });
   await page
     .locator('#pg-top-bar')
@@ -116,13 +108,13 @@ test('signing in calls the API from the page with no policy violation', async ()
 });
 
 test('a tool page loads its model in a worker and compiles WebAssembly with no policy violation', async () => {
-  await page.goto(`${platform.webUrl}/image-upscaler`);
+  await page.goto(`${suite.platform.webUrl}/image-upscaler`);
   expect(await waitForToolModel(page)).toContain('AI ready');
   expect(await violations()).toEqual([]);
 });
 
 test('script injected into a page is refused and reported', async () => {
-  await page.goto(`${platform.webUrl}/privacy`);
+  await page.goto(`${suite.platform.webUrl}/privacy`);
   await waitForReactElement(page, '#pg-app-mfe_marketing h1');
   const ran = await page.evaluate(() => {
     const globals = globalThis as unknown as ViolationGlobals;
@@ -170,7 +162,7 @@ describe("distributed mode's shell host", () => {
       upstreams.push(`${build.shortName}=${await servers.listen(createMicrofrontendHost(config, logger))}`);
       registry[build.remoteName] = `/mfe/${build.shortName}/${build.version}/mf-manifest.json`;
     }
-    const registryFile = path.join(dataDir, 'remotes.json');
+    const registryFile = path.join(suite.workDir, 'remotes.json');
     await writeFile(registryFile, JSON.stringify(registry));
     const shellConfig = shellHostConfigSchema.parse({
       WEB_HOST_ROLE: 'shell',
@@ -178,7 +170,7 @@ describe("distributed mode's shell host", () => {
       REGISTRY_FILE: registryFile,
       MFE_UPSTREAMS: upstreams.join(','),
       // The API of the platform above: not a web origin it allows, so only what the policy decides is checked.
-      API_PUBLIC_URL: platform.apiUrl,
+      API_PUBLIC_URL: suite.platform.apiUrl,
       DEV_IDENTITY_PROVIDER: 'true',
     });
     shellUrl = await servers.listen(createShellHost(shellConfig, logger));
@@ -192,7 +184,7 @@ describe("distributed mode's shell host", () => {
 
   test.each(PAGES_WITH_THEIR_APP)('%s runs its apps with no policy violation', async (_name, pathname, appHeading) => {
     const response = await distributedPage.goto(`${shellUrl}${pathname}`);
-    expect(response?.headers()['content-security-policy']).toContain(`connect-src 'self' ${platform.apiUrl}`);
+    expect(response?.headers()['content-security-policy']).toContain(`connect-src 'self' ${suite.platform.apiUrl}`);
     await waitForReactElement(distributedPage, appHeading);
     expect(await violations(distributedPage)).toEqual([]);
   });
