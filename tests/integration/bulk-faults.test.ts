@@ -10,6 +10,7 @@ import { plainRequest } from './batch/platform';
 import { batchForm, makeZip } from '@productgen/test-kit/zips';
 import { closeVhostConnections, withRabbitMq } from '../support/rabbitmq';
 import { waitForExit } from '../support/rehearsal-processes';
+import type { BulkJob } from '@productgen/contracts';
 
 // Issue 10's faults on real RabbitMQ, on the distributed rehearsal (`npm run start:distributed --scale
 // generation-worker=2`: every service, two render workers and the gateway as their own processes with the compose
@@ -38,13 +39,6 @@ const PRODUCTS = [
 ];
 const PER_PRODUCT = 1;
 const SIGNUP_CREDITS = 10;
-
-interface JobAnswer {
-  status: string;
-  generations_done: number;
-  generations_total: number;
-  generations: Array<{ generation_uuid: string; images: unknown[]; metadata: { status: string } }>;
-}
 
 withRabbitMq('the batch fault test', (AMQP_URL) => {
   describe('a batch survives a killed worker and a broker dropping every connection (start:distributed)', () => {
@@ -94,7 +88,7 @@ withRabbitMq('the batch fault test', (AMQP_URL) => {
       // /auth/me shows billing's balance once auth has had billing's credits.balance_changed event.
       const charged = SIGNUP_CREDITS - PRODUCTS.length * PER_PRODUCT;
       await pollUntil('the reserved credits gone', credits, (value) => value === charged);
-      const job = () => api(`/image-gen/bulk-job/${jobUuid}`).then((answer) => answer.json<JobAnswer>());
+      const job = () => api(`/image-gen/bulk-job/${jobUuid}`).then((answer) => answer.json<BulkJob>());
 
       // Mid-batch: one product done, the others still rendering or waiting.
       await pollUntil('the first product done', job, (value) => value.generations_done >= 1, {

@@ -16,6 +16,7 @@ import type { ServiceProcess } from '../support/service-process';
 import { plainRequest } from './batch/platform';
 import { batchForm, makeZip } from '@productgen/test-kit/zips';
 import { withRabbitMq } from '../support/rabbitmq';
+import type { BulkJob } from '@productgen/contracts';
 
 // Issue 10's hand-over of a batch's products to generation, in distributed mode on the real billing service, real
 // RabbitMQ, the embedded MongoDB and S3 (billing, auth, the generation API, one render worker and the bulk service
@@ -40,20 +41,8 @@ const CRASH_BATCH = [
   'home-decor/alarm-clock-yellow.jpg',
 ];
 
-interface JobAnswer {
-  status: string;
-  generations_done: number;
-  generations_total: number;
-  generations: Array<{
-    generation_uuid: string;
-    original_filename: string | null;
-    images: unknown[];
-    metadata: { status: string };
-  }>;
-}
-
 const photo = (file: string) => readFile(path.join(PHOTOS, file));
-const isFinished = (job: JobAnswer) => job.status === 'completed' || job.status === 'failed';
+const isFinished = (job: BulkJob) => job.status === 'completed' || job.status === 'failed';
 
 withRabbitMq('the batch hand-over test', (AMQP_URL) => {
   describe('handing a batch over to generation (distributed, real billing, RabbitMQ)', () => {
@@ -108,7 +97,7 @@ withRabbitMq('the batch hand-over test', (AMQP_URL) => {
       return created.json<{ bulk_job_uuid: string }>().bulk_job_uuid;
     }
 
-    const jobOf = async (jobUuid: string) => (await bulkCall(`/image-gen/bulk-job/${jobUuid}`)).json<JobAnswer>();
+    const jobOf = async (jobUuid: string) => (await bulkCall(`/image-gen/bulk-job/${jobUuid}`)).json<BulkJob>();
     const waitForJob = (jobUuid: string) =>
       pollUntil('the batch to finish', () => jobOf(jobUuid), isFinished, {
         timeoutMs: FINISH_TIMEOUT_MS,

@@ -11,6 +11,7 @@ import { printedFirstLine, readyzOn, RehearsalProcesses } from '../support/rehea
 import { plainRequest } from '../integration/batch/platform';
 import { batchForm, makeZip } from '@productgen/test-kit/zips';
 import { loadRun, startBareExpress, type LoadFigures } from './load';
+import type { BulkJob } from '@productgen/contracts';
 
 // `npm run test:resilience` (issue "Operations…", item 3): the distributed rehearsal (`npm run start:distributed
 // --scale generation-worker=2`: every service, two render workers and the gateway as processes of their own with the
@@ -58,25 +59,14 @@ const LOAD_GATEWAY_ENV = {
  */
 const BULK_FAST_RECOVERY_ENV = { FANOUT_LEASE_MS: '3000', PROGRESS_POLL_MS: '1000' };
 
-interface JobAnswer {
-  status: string;
-  generations_done: number;
-  generations_total: number;
-  generations: Array<{
-    generation_uuid: string;
-    images: Array<{ metadata: { fixes_done: boolean[] } }>;
-    metadata: { status: string; error: string | null };
-  }>;
-}
-
-const finishedImages = (job: JobAnswer) =>
+const finishedImages = (job: BulkJob) =>
   job.generations.reduce(
     (sum, generation) => sum + generation.images.filter((image) => image.metadata.fixes_done.every(Boolean)).length,
     0,
   );
-const completedProducts = (job: JobAnswer) =>
+const completedProducts = (job: BulkJob) =>
   job.generations.filter((generation) => generation.metadata.status === 'completed').length;
-const isOver = (job: JobAnswer | null) => job?.status === 'completed' || job?.status === 'failed';
+const isOver = (job: BulkJob | null) => job?.status === 'completed' || job?.status === 'failed';
 
 interface FaultRow {
   fault: string;
@@ -114,15 +104,15 @@ withRabbitMq('the resilience suite', (AMQP_URL) => {
      * The job as its page reads it. While a data store restarts, bulk may answer 5xx or the connection may drop:
      * the page shows the last state and asks again, and so does this (null is "no answer this time").
      */
-    const readJob = async (jobUuid: string): Promise<JobAnswer | null> => {
+    const readJob = async (jobUuid: string): Promise<BulkJob | null> => {
       try {
         const answer = await api(`/image-gen/bulk-job/${jobUuid}`);
-        return answer.status === 200 ? answer.json<JobAnswer>() : null;
+        return answer.status === 200 ? answer.json<BulkJob>() : null;
       } catch {
         return null;
       }
     };
-    const waitForJob = (jobUuid: string, what: string, isDone: (job: JobAnswer) => boolean) =>
+    const waitForJob = (jobUuid: string, what: string, isDone: (job: BulkJob) => boolean) =>
       pollUntil(
         what,
         () => readJob(jobUuid),
@@ -131,7 +121,7 @@ withRabbitMq('the resilience suite', (AMQP_URL) => {
           timeoutMs: BATCH_TIMEOUT_MS,
           intervalMs: 250,
         },
-      ) as Promise<JobAnswer>;
+      ) as Promise<BulkJob>;
 
     /** Buys a package through the dev checkout, as the pricing page's Buy and the checkout's Pay do. */
     async function buyCredits(): Promise<void> {
