@@ -6,7 +6,7 @@ import { GENERATION_BUCKET } from '../support/distributed-services';
 import { listObjectKeys } from '@productgen/test-kit/object-store';
 import { signInWithDevIdentity } from '@productgen/test-kit/platform-process';
 import { pollUntil } from '@productgen/test-kit';
-import { plainRequest } from './batch/platform';
+import { callAs, creditsOf } from './batch/platform';
 import { batchForm, makeZip } from '@productgen/test-kit/zips';
 import { closeVhostConnections, withRabbitMq } from '../support/rabbitmq';
 import { waitForExit } from '../support/rehearsal-processes';
@@ -47,13 +47,8 @@ withRabbitMq('the batch fault test', (AMQP_URL) => {
     let sessionKey: string;
 
     /** A call through the gateway, as the signed-in user. */
-    const api = (pathname: string, body?: FormData) =>
-      plainRequest(`${platform.apiUrl}${pathname}`, {
-        method: body ? 'POST' : 'GET',
-        headers: { 'X-Session-Key': sessionKey },
-        body,
-      });
-    const credits = async () => (await api('/auth/me')).json<{ credits: number }>().credits;
+    const api = (pathname: string, body?: FormData) => callAs(sessionKey, platform.apiUrl, pathname, body);
+    const credits = () => creditsOf(sessionKey, platform.apiUrl);
 
     beforeAll(async () => {
       dataDir = await mkdtemp(path.join(tmpdir(), 'productgen-bulk-faults-'));

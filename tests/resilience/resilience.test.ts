@@ -3,12 +3,12 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { startDistributedPlatform, type DistributedPlatform } from '../support/distributed-platform';
 import { GENERATION_BUCKET } from '../support/distributed-services';
-import { BusRecorder, checkHistory, readStoredEffects, type HistorySummary } from '../support/history';
+import { BusRecorder, checkHistory, readStoredEffects, type Delivery, type HistorySummary } from '../support/history';
 import { repoRoot, signInWithDevIdentity } from '@productgen/test-kit/platform-process';
 import { pollUntil } from '@productgen/test-kit';
 import { closeVhostConnections, vhostUrl, withRabbitMq } from '../support/rabbitmq';
 import { printedFirstLine, readyzOn, RehearsalProcesses } from '../support/rehearsal-processes';
-import { plainRequest } from '../integration/batch/platform';
+import { callAs, creditsOf } from '../integration/batch/platform';
 import { batchForm, makeZip } from '@productgen/test-kit/zips';
 import { loadRun, startBareExpress, type LoadFigures } from './load';
 import type { BulkJob } from '@productgen/contracts';
@@ -93,13 +93,8 @@ withRabbitMq('the resilience suite', (AMQP_URL) => {
     let history: HistorySummary | undefined;
     let faultBatch: { products: number; images: number; seconds: number } | undefined;
 
-    const api = (pathname: string, body?: FormData) =>
-      plainRequest(`${platform.apiUrl}${pathname}`, {
-        method: body ? 'POST' : 'GET',
-        headers: { 'X-Session-Key': sessionKey },
-        body,
-      });
-    const credits = async () => (await api('/auth/me')).json<{ credits: number }>().credits;
+    const api = (pathname: string, body?: FormData) => callAs(sessionKey, platform.apiUrl, pathname, body);
+    const credits = () => creditsOf(sessionKey, platform.apiUrl);
     /**
      * The job as its page reads it. While a data store restarts, bulk may answer 5xx or the connection may drop:
      * the page shows the last state and asks again, and so does this (null is "no answer this time").
@@ -122,6 +117,23 @@ withRabbitMq('the resilience suite', (AMQP_URL) => {
           intervalMs: 250,
         },
       ) as Promise<BulkJob>;
+
+    /**
+     * The run's history as the stores hold it (ledger, images, objects) checked against what it asked for, with the
+     * bus deliveries the recorder saw (null: not checked).
+     */
+    const storedHistory = async (deliveries: Delivery[] | null) =>
+      checkHistory({
+        userId,
+        expected,
+        ...(await readStoredEffects({
+          mongoUrl: platform.mongoUrl,
+          s3: platform.s3,
+          bucket: GENERATION_BUCKET,
+          userId,
+        })),
+        deliveries,
+      });
 
     /** Buys a package through the dev checkout, as the pricing page's Buy and the checkout's Pay do. */
     async function buyCredits(): Promise<void> {
@@ -300,17 +312,7 @@ withRabbitMq('the resilience suite', (AMQP_URL) => {
 
       // Exactly once, from the stores themselves: per product the original, its matte, and a base and a final image
       // per variation, each named by its record; charged = delivered; the balance the user sees moved by exactly that.
-      const batch = checkHistory({
-        userId,
-        expected,
-        ...(await readStoredEffects({
-          mongoUrl: platform.mongoUrl,
-          s3: platform.s3,
-          bucket: GENERATION_BUCKET,
-          userId,
-        })),
-        deliveries: null,
-      });
+      const batch = await storedHistory(null);
       expect(batch.anomalies).toEqual([]);
       expect(batch.counts.objects).toBe(PROFILE.products * (2 + 2 * PROFILE.perProduct));
       expect(batch.counts.charged).toBe(images);
@@ -376,17 +378,7 @@ withRabbitMq('the resilience suite', (AMQP_URL) => {
 
     test('the history of the run: nothing lost, duplicated or reordered; balance = sum of entries', async () => {
       await recorder.drain();
-      history = checkHistory({
-        userId,
-        expected,
-        ...(await readStoredEffects({
-          mongoUrl: platform.mongoUrl,
-          s3: platform.s3,
-          bucket: GENERATION_BUCKET,
-          userId,
-        })),
-        deliveries: recorder.deliveries,
-      });
+      history = await storedHistory(recorder.deliveries);
       expect(history.anomalies).toEqual([]);
       expect(history.counts.imagesDelivered).toBe(expected.reduce((sum, generation) => sum + generation.images, 0));
       expect(history.counts.deliveries).toBeGreaterThan(0);

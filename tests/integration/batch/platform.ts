@@ -144,3 +144,17 @@ export async function plainRequest(
     request.end(payload);
   });
 }
+
+/** A GET, or the POST of a form when one is given, to the API at `apiUrl` as the user of `sessionKey`. */
+export function callAs(sessionKey: string, apiUrl: string, pathname: string, body?: FormData): Promise<PlainResponse> {
+  return plainRequest(`${apiUrl}${pathname}`, {
+    method: body ? 'POST' : 'GET',
+    headers: { 'X-Session-Key': sessionKey },
+    body,
+  });
+}
+
+/** The credits /auth/me shows the user of `sessionKey`. */
+export async function creditsOf(sessionKey: string, apiUrl: string): Promise<number> {
+  return (await callAs(sessionKey, apiUrl, '/auth/me')).json<{ credits: number }>().credits;
+}
