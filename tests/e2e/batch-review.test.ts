@@ -6,7 +6,13 @@ import { collectPageProblems } from '../support/browser';
 import { journey } from '../support/journey';
 import { repoRoot } from '@productgen/test-kit/platform-process';
 import { platformInChromium } from '../support/platform-suite';
-import { buyThroughDevCheckout, creditsLink, sessionKeyOf, signInThroughDevDialog } from '../support/platform-ui';
+import {
+  buyThroughDevCheckout,
+  creditsLink,
+  sameSessionOnPhone,
+  sessionKeyOf,
+  signInThroughDevDialog,
+} from '../support/platform-ui';
 import { blurredBeyondCertainty } from '../support/uncertain-photo';
 import { readZipEntries } from '@productgen/test-kit/zips';
 
@@ -230,12 +236,7 @@ step(
 step('screenshots of the job page and the check screen, desktop and phone', async () => {
   await screenshot(page, 'batch-review-job-desktop');
   await screenshot(page, 'batch-review-check-desktop', checkScreen(page));
-  const phoneContext = await suite.browser.newContext({
-    storageState: await context.storageState(),
-    viewport: { width: 390, height: 844 },
-    isMobile: true,
-    hasTouch: true,
-  });
+  const phoneContext = await sameSessionOnPhone(suite.browser, context);
   try {
     const phone = await phoneContext.newPage();
     const phoneProblems = collectPageProblems(phone);

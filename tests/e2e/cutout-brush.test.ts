@@ -6,7 +6,7 @@ import { collectPageProblems } from '../support/browser';
 import { journey } from '../support/journey';
 import { repoRoot } from '@productgen/test-kit/platform-process';
 import { platformInChromium } from '../support/platform-suite';
-import { creditsLink, sessionKeyOf, signInThroughDevDialog } from '../support/platform-ui';
+import { creditsLink, sameSessionOnPhone, sessionKeyOf, signInThroughDevDialog } from '../support/platform-ui';
 
 // Issue 14: the seller fixes what the machine missed. A photo whose cut-out leaves out part of it (a magenta frame
 // around a product photo: analysis keeps the product, not the frame) → the seller paints Keep over the frame →
@@ -341,12 +341,7 @@ describe('the seller fixes the cut-out, the name and the category, in Chromium a
   );
 
   step('on a phone the seller paints with a finger; the page stays put and the image contains the stroke', async () => {
-    const phoneContext = await suite.browser.newContext({
-      storageState: await context.storageState(),
-      viewport: { width: 390, height: 844 },
-      isMobile: true,
-      hasTouch: true,
-    });
+    const phoneContext = await sameSessionOnPhone(suite.browser, context);
     try {
       const phone = await phoneContext.newPage();
       const phoneProblems = collectPageProblems(phone);

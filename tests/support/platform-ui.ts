@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 /** A person for the built-in dev identity provider's sign-in dialog. */
 export interface DevPerson {
@@ -64,5 +64,15 @@ export async function signInBrowserContext(context: BrowserContext, apiUrl: stri
       'signed_in',
       'true',
     );
+  });
+}
+
+/** The signed-in desktop context's session (cookie and storage) opened on a phone, 390×844 with touch input. */
+export async function sameSessionOnPhone(browser: Browser, desktop: BrowserContext): Promise<BrowserContext> {
+  return browser.newContext({
+    storageState: await desktop.storageState(),
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
   });
 }
