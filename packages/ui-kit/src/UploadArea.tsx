@@ -107,7 +107,7 @@ export function UploadArea({
         </label>
         <ImageInput id={browseId} multiple={multiple} disabled={disabled} onChange={takeChosen} />
         {hint && (
-          <span className={styles.hint} role="note">
+          <span className={styles.zoneHint} role="note">
             {hint}
           </span>
         )}
