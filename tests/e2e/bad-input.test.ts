@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFakeGoogleIdentity, type FakeGoogleIdentity } from '../support/fake-google-identity';
 import { readStoppedPlatformDatabase } from '../support/platform-database';
-import { signInWithDevIdentity, startPlatformProcess, type PlatformProcess } from '@productgen/test-kit/platform-process';
+import {
+  signInWithDevIdentity,
+  startPlatformProcess,
+  type PlatformProcess,
+} from '@productgen/test-kit/platform-process';
 
 // Bad input through the one API origin of the running platform (the gateway in front of auth). The auth service's
 // own tests cover every case in depth; these prove the whole chain answers them the same way.

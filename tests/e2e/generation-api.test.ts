@@ -4,7 +4,11 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { readStoppedPlatformObjectKeys } from '@productgen/test-kit/object-store';
 import { readStoppedPlatformDatabase } from '../support/platform-database';
-import { signInWithDevIdentity, startPlatformProcess, type PlatformProcess } from '@productgen/test-kit/platform-process';
+import {
+  signInWithDevIdentity,
+  startPlatformProcess,
+  type PlatformProcess,
+} from '@productgen/test-kit/platform-process';
 import { pollUntil } from '@productgen/test-kit';
 import { pngClaimingSize } from '@productgen/test-kit/hostile-images';
 import { readZipEntries } from '@productgen/test-kit/zips';

@@ -1,7 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { signInWithDevIdentity, startPlatformProcess, type PlatformProcess } from '@productgen/test-kit/platform-process';
+import {
+  signInWithDevIdentity,
+  startPlatformProcess,
+  type PlatformProcess,
+} from '@productgen/test-kit/platform-process';
 
 // `npm start` as a newcomer runs it: the whole platform in one process on embedded infrastructure.
 jest.setTimeout(120_000);
