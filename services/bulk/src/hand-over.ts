@@ -76,7 +76,9 @@ export class HandOver {
       }
       if (!leaseHeld) return this.leaveToNewHolder(job);
     }
-    // The lease was claimed or renewed just now (each worker renews after its product): no other process reads these.
+    // The lease was claimed or renewed just now (each worker renews after its product), and every product is handed
+    // over: no other process reads the photos while the removal takes less than a lease. One that claims the lapsed
+    // lease later finds nothing left to hand over, removes what is left (removal is idempotent) and finishes the job.
     if (job.upload_key) {
       for (const product of job.products) {
         await objectStore.remove(batchPhotoKey(job.user_id, job.uuid, product.index, photoExtension(product.name)));

@@ -78,7 +78,7 @@ export interface ProductView {
 
 /**
  * Below this agreement between the classifier's view of the cut-out and of the whole photo, the cut-out is taken to
- * be something else than the photo's product: a part of it (the platter of a record player, the rail of a clothes
+ * be something else than the photo's product: a part of it (the tone arm of a turntable, the rail of a clothes
  * rack, one fold of a stack of jeans) or the product with what holds it (a hand, an arm, a wall). The matte's own
  * measure cannot see these: their edges are as decisive as a good cut-out's. On the 102 judged real photos
  * (`npm run eval:photos`), flagging below it as well raised the poor cut-outs flagged from 9 to 16 of 23, and the
