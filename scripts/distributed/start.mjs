@@ -7,7 +7,8 @@
 // (`npm run devstack:mongo`) and embedded S3 each started as a process of their own.
 //   AMQP_URL=amqp://guest:guest@127.0.0.1:5672 npm run start:distributed -- [--scale generation-worker=2]
 //       [--data-dir <dir>] [--free-ports]
-// It prints `distributed platform ready {"web": ..., "api": ...}` once every process is healthy; Ctrl-C stops all.
+// A container's cpu_shares becomes its process's niceness (the same CPU weight). It prints `distributed platform
+// ready {"web": ..., "api": ...}` once every process is healthy; Ctrl-C stops all.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -70,6 +71,15 @@ function imageEnvironment(dockerfile, buildArgs) {
   return env;
 }
 
+/**
+ * A container's `cpu_shares` as the niceness of its local process: both are the kernel's CPU weight (1024 at 0,
+ * ×1.25 per step), so a process started this many steps nicer competes for the CPU as its container would.
+ */
+function nicenessForCpuShares(shares) {
+  if (shares === undefined) return 0;
+  return Math.min(19, Math.max(0, Math.round(Math.log(1024 / Number(shares)) / Math.log(1.25))));
+}
+
 function composeServices(composeFile, env) {
   const document = YAML.parse(readFileSync(composeFile, 'utf8'), { merge: true });
   const services = {};
@@ -96,6 +106,7 @@ function composeServices(composeFile, env) {
       })),
       healthcheck: service.healthcheck?.test,
       oneShot: service.restart === 'no',
+      niceness: nicenessForCpuShares(service.cpu_shares),
     };
   }
   return { services, volumes: Object.keys(document.volumes ?? {}) };
@@ -166,8 +177,10 @@ let reportEarlyExit;
 const earlyExit = new Promise((resolve, reject) => (reportEarlyExit = reject));
 earlyExit.catch(() => undefined); // observed by main's race; never unhandled
 
-function run(name, command, args, env, { onLine, infrastructure = false, oneShot = false } = {}) {
-  const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+function run(name, command, args, env, { onLine, infrastructure = false, oneShot = false, niceness = 0 } = {}) {
+  // Through nice(1), so every thread the process starts has the weight, not only its first.
+  const [file, argv] = niceness > 0 ? ['nice', ['-n', String(niceness), command, ...args]] : [command, args];
+  const child = spawn(file, argv, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.infrastructure = infrastructure;
   child.processName = name;
   children.add(child);
@@ -361,6 +374,7 @@ async function main() {
         await handOver(containerPorts(service).map((port) => local.ports.get(`${service.name}:${port}`)));
         const child = run(name, command === 'node' ? process.execPath : command, args, env, {
           oneShot: service.oneShot,
+          niceness: service.niceness,
         });
         if (service.oneShot) {
           const { code } = await child.exited;

@@ -3,8 +3,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startDistributedPlatform } from '../support/distributed-platform';
-import { repoRoot, signInWithDevIdentity, type PlatformProcess } from '@productgen/test-kit/platform-process';
+import { startDistributedPlatform, type DistributedPlatform } from '../support/distributed-platform';
+import { nicenessOf } from '../support/rehearsal-processes';
+import { repoRoot, signInWithDevIdentity } from '@productgen/test-kit/platform-process';
 import { pollUntil } from '@productgen/test-kit';
 import { withRabbitMq } from '../support/rabbitmq';
 
@@ -77,7 +78,7 @@ withRabbitMq('start:distributed', (AMQP_URL) => {
   describe('npm run start:distributed', () => {
     let dir: string;
     let receiver: Awaited<ReturnType<typeof startTraceReceiver>>;
-    let platform: PlatformProcess;
+    let platform: DistributedPlatform;
     let urls: { web: string; api: string };
     let sessionKey: string;
     let generationUuid: string;
@@ -123,6 +124,12 @@ withRabbitMq('start:distributed', (AMQP_URL) => {
       }
       const runtime = (await (await fetch(`${urls.web}/runtime-config.json`)).json()) as { apiBaseUrl: string };
       expect(runtime.apiBaseUrl).toBe(`http://localhost:${new URL(urls.api).port}`);
+    });
+
+    test("each process competes for the CPU with its container's weight: the render worker's cpu_shares 256 is nice 6", async () => {
+      expect(await nicenessOf(platform.pids['generation-worker']!)).toBe(6);
+      for (const name of ['gateway', 'auth', 'generation', 'bulk'])
+        expect(await nicenessOf(platform.pids[name]!)).toBe(0);
     });
 
     test('a creation goes through the gateway to generation, billing and a render worker', async () => {

@@ -7,6 +7,8 @@ import { pollUntil } from '@productgen/test-kit';
 export interface LoadFigures {
   target: string;
   sessions: number;
+  /** Requests a second each session sends; undefined: as fast as it is answered. */
+  pace?: number;
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
@@ -19,18 +21,23 @@ export interface LoadFigures {
 /**
  * `sessions` connections for `seconds` against one URL (autocannon; loopback only, bounded by time). Each
  * connection is one session: it sends the session key of its own index, as that many signed-in browsers would.
+ * Without `pace` each sends its next request as soon as the last is answered: the most the server answers, but then
+ * latency only tells how long the queue is (Little's law: sessions ÷ requests per second). With `pace` each sends
+ * that many requests a second, as a browser polling and clicking does: the latency a seller sees at that load.
  */
 export async function loadRun(options: {
   target: string;
   url: string;
   sessionKeys: readonly string[];
   seconds: number;
+  pace?: number;
 }): Promise<LoadFigures> {
   let next = 0;
   const result = await autocannon({
     url: options.url,
     connections: options.sessionKeys.length,
     duration: options.seconds,
+    ...(options.pace === undefined ? {} : { connectionRate: options.pace }),
     setupClient: (client) => {
       const key = options.sessionKeys[next++ % options.sessionKeys.length]!;
       client.setHeaders({ 'x-session-key': key, cookie: `session_key=${key}` });
@@ -39,6 +46,7 @@ export async function loadRun(options: {
   return {
     target: options.target,
     sessions: options.sessionKeys.length,
+    pace: options.pace,
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,

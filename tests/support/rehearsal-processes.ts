@@ -6,7 +6,7 @@ import { pollUntil } from '@productgen/test-kit';
  * Killing and restarting single processes of the distributed rehearsal (`npm run start:distributed`). The launcher
  * starts each process with the command and environment compose would give its container, and never restarts one
  * that ends, as an orchestrator would. A restart here reads how the process was started from Linux's /proc (its
- * command line, environment and folder), ends it, and starts the same command again, optionally with a few
+ * command line, environment, folder and niceness), ends it, and starts the same command again, optionally with a few
  * variables or arguments more: the same binary, the same addresses and data folders, so the rest of the platform
  * sees its peer come back as after a container restart. Linux only (the rehearsal and CI run on Debian).
  */
@@ -35,6 +35,14 @@ interface Launch {
   args: string[];
   env: Record<string, string>;
   cwd: string;
+  /** Its CPU weight as niceness (the launcher starts a container with cpu_shares this much nicer). */
+  niceness: number;
+}
+
+/** A process's niceness, field 19 of /proc/<pid>/stat (counted after the command name, which may hold spaces). */
+export async function nicenessOf(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
 }
 
 async function launchOf(pid: number): Promise<Launch> {
@@ -46,7 +54,7 @@ async function launchOf(pid: number): Promise<Launch> {
       return [entry.slice(0, at), entry.slice(at + 1)];
     }),
   );
-  return { command: command!, args, env, cwd: await readlink(`/proc/${pid}/cwd`) };
+  return { command: command!, args, env, cwd: await readlink(`/proc/${pid}/cwd`), niceness: await nicenessOf(pid) };
 }
 
 export interface RestartOptions {
@@ -162,7 +170,9 @@ export class RehearsalProcesses {
   }
 
   private async launch(name: string, launch: Launch, options: RestartOptions): Promise<ChildProcess> {
-    const child = spawn(launch.command, [...launch.args, ...(options.args ?? [])], {
+    const argv = [launch.command, ...launch.args, ...(options.args ?? [])];
+    const [file, ...args] = launch.niceness > 0 ? ['nice', '-n', String(launch.niceness), ...argv] : argv;
+    const child = spawn(file!, args, {
       cwd: launch.cwd,
       env: { ...launch.env, ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
