@@ -114,14 +114,9 @@ export async function viewProduct(runtime: ModelRuntime, image: Buffer): Promise
   });
   const classify = async (view: sharp.Sharp) =>
     softmax((await runtime.classifier.run(await classifierInput(view), [1, 3, SIZE, SIZE])).data);
-  if (!cutout.segmented || !matte) {
-    return {
-      probabilities: await classify(cutout.segmented ? productOnWhite(cutout) : wholePhoto(image)),
-      matte,
-      viewAgreement: undefined,
-    };
-  }
-  const probabilities = await classify(productOnWhite(cutout));
+  // What is named: the product on white, or the whole photo when nothing was cut out.
+  const probabilities = await classify(cutout.segmented ? productOnWhite(cutout) : wholePhoto(image));
+  if (!cutout.segmented || !matte) return { probabilities, matte, viewAgreement: undefined };
   // The whole photo as the classifier would see it without a cut-out (decoded from the original: the agreement moved
   // by up to 0.1 on some photos when it was resampled from the 1024-px decode instead).
   const viewAgreement = sharedProbability(probabilities, await classify(wholePhoto(image)));
