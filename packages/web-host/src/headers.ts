@@ -1,7 +1,10 @@
 import path from 'node:path';
 import type { Response } from 'express';
 
-const HASHED_FILE = /\.[0-9a-f]{16,}\.(js|css)$/;
+// Webpack's content-hashed chunks, and the hashed assets (mf-shared: `assets/[name].[contenthash][ext]`) the tools'
+// inference starts from: onnxruntime's ~14 MB WebAssembly and the module script of its threads, which a returning
+// visitor's browser then uses from its cache without first asking the server whether they changed (a round trip).
+const HASHED_FILE = /\.[0-9a-f]{16,}\.(js|mjs|css|wasm)$/;
 /** Entry documents are revalidated on every load, so a new registry entry or build is seen at once. */
 const ENTRY_FILES = new Set([
   'index.html',
