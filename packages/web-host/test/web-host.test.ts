@@ -30,6 +30,8 @@ let mfeUrl: string;
 let registryFile: string;
 /** A built chunk big enough to compress, with the brotli copy the build writes beside it. */
 const CHUNK = `export const words = ${JSON.stringify('hashed chunk '.repeat(200))};\n`;
+/** The 8 bytes every WebAssembly module starts with (magic and version 1). */
+const WASM_HEADER = Buffer.from([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
 
 beforeAll(async () => {
   root = await mkdtemp(path.join(os.tmpdir(), 'web-host-'));
@@ -41,6 +43,11 @@ beforeAll(async () => {
   await writeFile(path.join(mfeDist, 'main.0123456789abcdef01.js'), 'export {}');
   await writeFile(path.join(mfeDist, 'chunk.0123456789abcdef01.js'), CHUNK);
   await writeFile(path.join(mfeDist, 'chunk.0123456789abcdef01.js.br'), brotliCompressSync(CHUNK));
+  // The tools' inference runtime: webpack's hashed assets, and one file of the same kind without a hash.
+  await mkdir(path.join(mfeDist, 'assets'), { recursive: true });
+  await writeFile(path.join(mfeDist, 'assets', 'ort-wasm-simd-threaded.4021454bfb72054bdd0e.wasm'), WASM_HEADER);
+  await writeFile(path.join(mfeDist, 'assets', 'ort.wasm.bundle.min.0ea3831e9b90c9d44122.mjs'), 'export {}');
+  await writeFile(path.join(mfeDist, 'assets', 'runtime.wasm'), WASM_HEADER);
   await writeFile(path.join(shellDist, 'index.html'), '<!doctype html><title>shell</title>');
   registryFile = path.join(root, 'remotes.json');
   await writeFile(registryFile, JSON.stringify({ mfe_create: '/mfe/create/1.0.0/mf-manifest.json' }));
@@ -79,6 +86,23 @@ test('the shell host forwards a microfrontend version to its host with the cache
   expect(chunk.headers.get('cross-origin-embedder-policy')).toBe('require-corp');
   // A version this host does not serve is not found, not some other version.
   expect((await fetch(`${shellUrl}/mfe/create/2.0.0/mf-manifest.json`)).status).toBe(404);
+});
+
+test("a returning visitor's browser uses the tools' hashed WebAssembly and module scripts without asking again", async () => {
+  for (const file of [
+    'ort-wasm-simd-threaded.4021454bfb72054bdd0e.wasm',
+    'ort.wasm.bundle.min.0ea3831e9b90c9d44122.mjs',
+  ]) {
+    const asset = await fetch(`${mfeUrl}/mfe/create/1.0.0/assets/${file}`);
+    expect({ file, status: asset.status, cache: asset.headers.get('cache-control') }).toEqual({
+      file,
+      status: 200,
+      cache: 'public, max-age=31536000, immutable',
+    });
+  }
+  // Without a content hash its name may be served with other bytes tomorrow: kept for an hour only.
+  const unhashed = await fetch(`${mfeUrl}/mfe/create/1.0.0/assets/runtime.wasm`);
+  expect(unhashed.headers.get('cache-control')).toBe('public, max-age=3600');
 });
 
 test("a browser that takes brotli gets the build's brotli copy, with the headers of the file it asked for", async () => {
