@@ -7,7 +7,7 @@ import { BusRecorder, checkHistory, readStoredEffects, type Delivery, type Histo
 import { repoRoot, signInWithDevIdentity } from '@productgen/test-kit/platform-process';
 import { pollUntil } from '@productgen/test-kit';
 import { closeVhostConnections, vhostUrl, withRabbitMq } from '../support/rabbitmq';
-import { printedFirstLine, readyzOn, RehearsalProcesses } from '../support/rehearsal-processes';
+import { nicenessOf, printedFirstLine, readyzOn, RehearsalProcesses } from '../support/rehearsal-processes';
 import { callAs, creditsOf } from '../integration/batch/platform';
 import { batchForm, makeZip } from '@productgen/test-kit/zips';
 import { loadRun, startBareExpress, type LoadFigures } from './load';
@@ -300,6 +300,14 @@ withRabbitMq('the resilience suite', (AMQP_URL) => {
         ...kills.slice(others.length + 1),
       ];
       for (const step of plan) await fault(jobUuid, step.name, step.inject);
+      // A worker started again keeps its container's CPU weight: 6 steps nicer than the API (cpu_shares 256).
+      const apiNiceness = await nicenessOf(processes.pid('gateway'));
+      for (const worker of ['generation-worker-1', 'generation-worker-2']) {
+        expect({ worker, niceness: await nicenessOf(processes.pid(worker)) }).toEqual({
+          worker,
+          niceness: Math.min(19, apiNiceness + 6),
+        });
+      }
 
       const finished = await waitForJob(jobUuid, 'the batch to finish', isOver);
       faultBatch = { products: PROFILE.products, images, seconds: (Date.now() - started) / 1000 };

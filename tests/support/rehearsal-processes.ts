@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile, readlink } from 'node:fs/promises';
+import { getPriority } from 'node:os';
 import { pollUntil } from '@productgen/test-kit';
 
 /**
@@ -171,7 +172,9 @@ export class RehearsalProcesses {
 
   private async launch(name: string, launch: Launch, options: RestartOptions): Promise<ChildProcess> {
     const argv = [launch.command, ...launch.args, ...(options.args ?? [])];
-    const [file, ...args] = launch.niceness > 0 ? ['nice', '-n', String(launch.niceness), ...argv] : argv;
+    // nice(1) adds to the niceness this process runs at.
+    const steps = launch.niceness - getPriority();
+    const [file, ...args] = steps > 0 ? ['nice', '-n', String(steps), ...argv] : argv;
     const child = spawn(file!, args, {
       cwd: launch.cwd,
       env: { ...launch.env, ...options.env },
