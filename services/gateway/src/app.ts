@@ -52,6 +52,7 @@ import {
   type RequestState,
 } from './security';
 import type { SessionVerifier } from './session-verifier';
+import { staticJsonAnswer, type ETagFunction } from './static-answer';
 import type { UpstreamForwarder } from './upstream';
 import { isAllowedWebOrigin } from './domain/web-origins';
 
@@ -217,6 +218,7 @@ function gatewayHandlers(
   config: GatewayConfig,
   analytics: AnalyticsLog,
   logger: Logger,
+  etagOf: ETagFunction | undefined,
 ): Record<string, GatewayHandler> {
   const clientConfig: ClientConfig = clientConfigSchema.parse({
     product_name: config.PRODUCT_NAME,
@@ -226,11 +228,10 @@ function gatewayHandlers(
     packages: packageTiers,
     limits: clientLimits,
   });
+  const clientConfigAnswer = staticJsonAnswer(clientConfig, etagOf);
   const analyticsLogger = logger.child({ component: 'analytics' });
   return {
-    clientConfig: (_req, res) => {
-      res.json(clientConfig);
-    },
+    clientConfig: clientConfigAnswer,
     trackEvent: (_req, res, state) => {
       const recorded = analytics.record(state.jsonBody as AnalyticsEvent, state.userId);
       analyticsLogger.info({ event: recorded }, 'analytics event');
@@ -239,8 +240,8 @@ function gatewayHandlers(
   };
 }
 
-function dispatch(deps: GatewayAppDeps, routes: readonly ApiRoute[]): RequestHandler {
-  const handlers = gatewayHandlers(deps.config, deps.analytics, deps.logger);
+function dispatch(deps: GatewayAppDeps, routes: readonly ApiRoute[], etagOf: ETagFunction | undefined): RequestHandler {
+  const handlers = gatewayHandlers(deps.config, deps.analytics, deps.logger, etagOf);
   for (const route of routes) {
     if (route.owner === 'gateway' && !handlers[route.id]) {
       throw new Error(`The contracts route ${route.id} (${route.method} ${route.path}) has no gateway handler`);
@@ -303,6 +304,7 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
+  const etagOf = app.get('etag fn') as ETagFunction | undefined;
   // Brotli or gzip for JSON and text answers; images and zips (already compressed) pass through as they are.
   app.use(compression());
 
@@ -330,9 +332,7 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
 
   app.use(rateLimiters.perIp);
 
-  app.get('/openapi.json', (_req, res) => {
-    res.json(openApiDocument);
-  });
+  app.get('/openapi.json', staticJsonAnswer(openApiDocument, etagOf));
   app.get('/docs', (_req, res) => {
     res.type('html').send(renderDocsPage(openApiDocument, { styleNonce: cspNonce(res) }));
   });
@@ -348,7 +348,7 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
     authenticate(deps.sessions, logger),
     readBody(bodyLimits),
     validateInput,
-    dispatch(deps, routes),
+    dispatch(deps, routes, etagOf),
   );
   app.use(errorHandler(logger));
   return app;

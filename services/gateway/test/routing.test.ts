@@ -182,6 +182,40 @@ describe('gateway routing (development)', () => {
     });
     expect(response.body.packages.length).toBeGreaterThan(0);
   });
+
+  it('answers /configlist brotli, gzip or plain as the client accepts, one JSON and one ETag', async () => {
+    const raw = (encoding: string) =>
+      request(suite.gateway.app)
+        .get('/configlist')
+        .set('Accept-Encoding', encoding)
+        .buffer(true)
+        .parse((res, done) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => done(null, Buffer.concat(chunks)));
+        });
+    const plain = await raw('identity');
+    const brotli = await raw('gzip, deflate, br');
+    const gzip = await raw('gzip');
+    expect([
+      plain.headers['content-encoding'],
+      brotli.headers['content-encoding'],
+      gzip.headers['content-encoding'],
+    ]).toEqual([undefined, 'br', 'gzip']);
+    const json = JSON.parse((plain.body as Buffer).toString('utf8')) as unknown;
+    expect(json).toMatchObject({ product_name: 'ProductGen' });
+    // supertest decodes what the Content-Encoding names, so undecodable bytes would fail here.
+    expect(JSON.parse((brotli.body as Buffer).toString('utf8'))).toEqual(json);
+    expect(JSON.parse((gzip.body as Buffer).toString('utf8'))).toEqual(json);
+    expect(Number(brotli.headers['content-length'])).toBeLessThan((plain.body as Buffer).length);
+    for (const answer of [plain, brotli, gzip]) {
+      expect(answer.headers['vary']).toContain('Accept-Encoding');
+      expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(answer.headers['etag']).toBe(plain.headers['etag']);
+    }
+    const unchanged = await request(suite.gateway.app).get('/configlist').set('If-None-Match', plain.headers['etag']!);
+    expect(unchanged.status).toBe(304);
+  });
 });
 
 describe.each([
