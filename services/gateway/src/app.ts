@@ -42,7 +42,6 @@ import {
 } from './domain/browser-session';
 import { presentedSession } from './domain/session';
 import {
-  assignCspNonce,
   corsPolicy,
   cspNonce,
   requestState,
@@ -319,7 +318,7 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
         err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
     }),
   );
-  app.use(assignCspNonce, securityHeaders(config), corsPolicy(config));
+  app.use(securityHeaders(config), corsPolicy(config));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

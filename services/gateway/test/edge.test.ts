@@ -1,5 +1,10 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { TEST_SERVICE_AUTH_SECRET } from '@productgen/test-kit';
+import express from 'express';
+import helmet from 'helmet';
 import request from 'supertest';
+import { loadGatewayConfig } from '../src';
+import { helmetOptions } from '../src/security';
 import { gatewaySuite } from './helpers';
 
 jest.setTimeout(30_000);
@@ -7,23 +12,22 @@ jest.setTimeout(30_000);
 const WEB_ORIGIN = 'https://app.productgen.test';
 const REMOTE_ORIGIN = 'https://cdn.productgen.test';
 
+const SETTINGS = {
+  WEB_ORIGINS: `${WEB_ORIGIN}, http://localhost:3000`,
+  REMOTE_ORIGINS: REMOTE_ORIGIN,
+  JSON_BODY_LIMIT_BYTES: '2048',
+  IMAGE_BODY_LIMIT_BYTES: '8192',
+  UPLOAD_BODY_LIMIT_BYTES: '65536',
+};
+
 describe('CORS, CSP, body limits and pass-through bodies', () => {
-  const suite = gatewaySuite(
-    {
-      WEB_ORIGINS: `${WEB_ORIGIN}, http://localhost:3000`,
-      REMOTE_ORIGINS: REMOTE_ORIGIN,
-      JSON_BODY_LIMIT_BYTES: '2048',
-      IMAGE_BODY_LIMIT_BYTES: '8192',
-      UPLOAD_BODY_LIMIT_BYTES: '65536',
+  const suite = gatewaySuite(SETTINGS, {
+    billing: (app) => {
+      app.post('/payments/webhook', (_req, res) => {
+        res.json({ received: true });
+      });
     },
-    {
-      billing: (app) => {
-        app.post('/payments/webhook', (_req, res) => {
-          res.json({ received: true });
-        });
-      },
-    },
-  );
+  });
 
   it('echoes an allowed origin with credentials', async () => {
     const response = await request(suite.gateway.app).get('/image-gen/categories').set('Origin', WEB_ORIGIN);
@@ -74,6 +78,42 @@ describe('CORS, CSP, body limits and pass-through bodies', () => {
     expect(csp).toMatch(new RegExp(`script-src 'self' ${REMOTE_ORIGIN}`));
     expect(csp).toMatch(new RegExp(`connect-src 'self' ${WEB_ORIGIN} http://localhost:3000 ${REMOTE_ORIGIN}`));
     expect(csp).toContain("object-src 'none'");
+  });
+
+  it("sets exactly helmet's headers, with the answer's own nonce in the policy", async () => {
+    const answer = await request(suite.gateway.app).get('/configlist');
+    const nonce = /'nonce-([A-Za-z0-9+/=]+)'/.exec(answer.headers['content-security-policy'] ?? '')?.[1];
+    expect(nonce).toHaveLength(24);
+    // helmet itself, with the gateway's options, in front of an empty answer.
+    const config = loadGatewayConfig({
+      SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET,
+      NODE_ENV: 'test',
+      ...suite.upstreams.env,
+      ...SETTINGS,
+    });
+    const reference = express();
+    reference.disable('x-powered-by');
+    reference.use(helmet(helmetOptions(config, () => nonce!)));
+    reference.get('/', (_req, res) => void res.end());
+    const expected = (await request(reference).get('/')).headers;
+    const helmetNames = Object.keys(expected).filter(
+      (name) => !['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding'].includes(name),
+    );
+    expect(helmetNames).toContain('content-security-policy');
+    expect(helmetNames).toContain('cross-origin-opener-policy');
+    expect(helmetNames.length).toBeGreaterThan(10);
+    for (const name of helmetNames) expect([name, answer.headers[name]]).toEqual([name, expected[name]]);
+  });
+
+  it('gives every answer a nonce of its own', async () => {
+    const nonces = new Set<string>();
+    // More answers than one draw of random bytes serves.
+    for (let i = 0; i < 300; i += 1) {
+      const csp = (await request(suite.gateway.app).get('/healthz')).headers['content-security-policy'] ?? '';
+      nonces.add(/'nonce-([A-Za-z0-9+/=]+)'/.exec(csp)?.[1] ?? '');
+    }
+    expect(nonces.has('')).toBe(false);
+    expect(nonces.size).toBe(300);
   });
 
   it('answers 413 with a clear message above the JSON limit', async () => {
