@@ -248,3 +248,28 @@ it.each(['production', 'staging'])('refuses DEV_IDENTITY_PROVIDER with NODE_ENV=
     `DEV_IDENTITY_PROVIDER: must not be enabled with NODE_ENV=${mode}, only with NODE_ENV=development or test`,
   );
 });
+
+describe('compression', () => {
+  const categories = Array.from({ length: 200 }, (_, i) => ({ id: `category-${i}`, label: `Category ${i}` }));
+  const suite = gatewaySuite(
+    {},
+    {
+      generation: (app) => {
+        app.get('/image-gen/categories', (_req, res) => {
+          res.json({ categories });
+        });
+      },
+    },
+  );
+
+  it('compresses a large forwarded answer and the docs page for a client that accepts it', async () => {
+    const forwarded = await request(suite.gateway.app).get('/image-gen/categories').set('Accept-Encoding', 'gzip');
+    expect(forwarded.status).toBe(200);
+    expect(forwarded.headers['content-encoding']).toBe('gzip');
+    expect(forwarded.headers['vary']).toContain('Accept-Encoding');
+    expect(forwarded.body).toEqual({ categories });
+    const docs = await request(suite.gateway.app).get('/docs').set('Accept-Encoding', 'br');
+    expect(docs.headers['content-encoding']).toBe('br');
+    expect(docs.text).toContain('<style nonce=');
+  });
+});
