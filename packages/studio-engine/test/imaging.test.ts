@@ -45,6 +45,31 @@ const luma = (rgb: Buffer, size: number, x: number, y: number) => {
   return 0.299 * rgb[k]! + 0.587 * rgb[k + 1]! + 0.114 * rgb[k + 2]!;
 };
 
+/** An opaque product drawn by `inside(x, y)` on a 200 × 200 transparent canvas whose box is all of it. */
+function drawnProduct(inside: (x: number, y: number) => boolean): ProductSource {
+  const size = 200;
+  const rgba = Buffer.alloc(size * size * 4);
+  for (let y = 0; y < size; y += 1) {
+    for (let x = 0; x < size; x += 1) if (inside(x, y)) rgba.set([60, 60, 200, 255], (y * size + x) * 4);
+  }
+  return { rgba, width: size, height: size, box: { left: 0, top: 0, right: size, bottom: size }, luminance: 0.3 };
+}
+
+/** How much the backdrop's shadows darken the bare scene at a point of the product's own pixels (0..200). */
+async function shadeUnder(product: ProductSource, points: [number, number][]): Promise<number[]> {
+  const size = 512;
+  const look = recipe('studio-sweep');
+  const layout = computeLayout(look, product.width, product.height, size);
+  const scene = await renderScene(look, layout);
+  const { rgb } = await renderBackdrop(product, look, size);
+  const factor = layout.product.width / product.width;
+  return points.map(([x, y]) => {
+    const canvasX = Math.round(layout.product.left + x * factor);
+    const canvasY = Math.round(layout.product.top + y * factor);
+    return luma(scene, size, canvasX, canvasY) - luma(rgb, size, canvasX, canvasY);
+  });
+}
+
 describe('imaging off the main thread', () => {
   test('a scene painted on the pixel thread is the same, pixel for pixel, as one painted here', async () => {
     const look = recipe('tabletop');
@@ -82,6 +107,33 @@ describe('imaging off the main thread', () => {
     const decoded = await sharp(rendered.jpeg).raw().toBuffer();
     expect(decoded.length).toBe(size * size * 3);
     expect(Math.abs(decoded[inside]! - rgb[inside]!)).toBeLessThanOrEqual(8);
+  });
+
+  test('a leg that ends higher in the picture (further back) has its contact shadow at its own foot', async () => {
+    // A seat on two legs seen from above the floor: the left (back) leg ends 20 px higher than the right (front) one.
+    const product = drawnProduct(
+      (x, y) => (y < 40 && x >= 20 && x < 180) || (x >= 30 && x < 44 && y < 180) || (x >= 156 && x < 170),
+    );
+    const [underBackFoot, atBaseBelowBackLeg, underFrontFoot] = await shadeUnder(product, [
+      [37, 184],
+      [37, 203],
+      [163, 203],
+    ]);
+    expect(underBackFoot).toBeGreaterThan(15);
+    expect(underFrontFoot).toBeGreaterThan(15);
+    // No shadow spot on the floor below the back leg's foot, where nothing stands.
+    expect(atBaseBelowBackLeg).toBeLessThan(underBackFoot / 2);
+  });
+
+  test('a product standing on a tip has its shadow gathered under the tip, not spread under its wide middle', async () => {
+    const product = drawnProduct((x, y) => Math.abs(x - 100) + Math.abs(y - 100) <= 100);
+    // On the floor just below the tip, and as far down beside it, under the lower edge's slant (20 px off the tip).
+    const [underTip, besideTip] = await shadeUnder(product, [
+      [100, 202],
+      [80, 202],
+    ]);
+    expect(underTip).toBeGreaterThan(15);
+    expect(besideTip).toBeLessThan(underTip / 2);
   });
 
   test('an image composed in memory used before is the same as one composed in fresh memory', async () => {

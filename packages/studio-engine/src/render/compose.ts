@@ -75,63 +75,123 @@ function blurPlane(plane: Uint8Array, size: number, sigma: number): Promise<Buff
     .toBuffer();
 }
 
+/** The shadows' plane is made at this fraction of the canvas's resolution (they are soft). */
+const SHADOW_SCALE = 4;
+/** The product's lowest share of its height: a column whose visible part ends in it stands on the floor there. */
+const FOOTPRINT_SHARE = 0.15;
+/** Quarter-resolution coverage from which a column counts as the product (thin legs average down to ~0.3). */
+const VISIBLE_COVERAGE = 0.25;
+/** Drop shadow of the parts high above the floor (a terrarium's sides over its tip, a seat over its legs). */
+const OVERHANG_SHADE = 0.5;
+/** A column's drop shadow fades (down to OVERHANG_SHADE) as its lowest point rises by this share of the height. */
+const OVERHANG_LIFT = 0.5;
+/** A foot is the lowest point of the outline within this share of the product's width either side. */
+const FOOT_NEIGHBOURHOOD = 0.06;
+
 /**
- * Shadows that ground the product, made at quarter resolution (they are soft): a dark contact shadow under the
- * product's footprint (the width of its lowest rows) and a wide, faint drop shadow cast away from the key light.
- * The answer is an RGB multiplier layer (255 = no shade) for libvips' multiply blend, for the canvas rows from
- * `from` down; the per-pixel work on the canvas (blur, upsampling, blending) is libvips', only the small quarter
- * plane is filled here.
+ * Where the product meets the floor, column by column at quarter resolution. A part stands on the floor where its
+ * outline's lowest point is: a foot, a tip or a flat base, the lowest visible row within its neighbourhood (a chair's
+ * back legs end higher in the picture than its front ones: perspective); the slanted lower edges between them do not.
+ * Such a foot is in the product's lowest share of its height. Also how much of each column's drop shadow shows.
  */
-async function shadowLayer(coverage: Uint8Array, layout: Layout, recipe: StyleRecipe, from: number): Promise<Buffer> {
-  const scale = 4;
+function floorContact(quarter: Buffer, size: number, layout: Layout, contactDepth: number) {
+  const { product } = layout;
+  const scale = SHADOW_SCALE;
+  const base = layout.base / scale;
+  const height = product.height / scale;
+  const footprintTop = base - height * FOOTPRINT_SHARE;
+  const rowFrom = Math.max(0, Math.floor(product.top / scale));
+  const rowTo = Math.min(size, Math.ceil((product.top + product.height) / scale));
+  const columnFrom = Math.max(0, Math.floor(product.left / scale));
+  const columnTo = Math.min(size, Math.ceil((product.left + product.width) / scale));
+  // The row below each column's lowest visible pixel (-1: none), and the column's drop shadow: its silhouette's
+  // strength, less where the column ends high above the floor (its shadow would not read under the product).
+  const bottoms = new Float32Array(size).fill(-1);
+  const nearFloor = new Float32Array(size);
+  for (let x = columnFrom; x < columnTo; x += 1) {
+    let silhouette = 0;
+    for (let y = rowFrom; y < rowTo; y += 1) {
+      const a = quarter[y * size + x]! / 255;
+      if (a >= VISIBLE_COVERAGE) bottoms[x] = y + 1;
+      silhouette = Math.max(silhouette, a);
+    }
+    const lift = bottoms[x]! < 0 ? Infinity : (base - bottoms[x]!) / (height * OVERHANG_LIFT);
+    nearFloor[x] = silhouette * Math.max(OVERHANG_SHADE, Math.exp(-lift * lift));
+  }
+  const feet = new Float32Array(size).fill(base);
+  const footprint = new Float32Array(size);
+  const reach = Math.max(2, Math.round((product.width / scale) * FOOT_NEIGHBOURHOOD));
+  let highestFoot = base;
+  for (let x = columnFrom; x < columnTo; x += 1) {
+    const bottom = bottoms[x]!;
+    if (bottom < footprintTop) continue;
+    let lowest = bottom;
+    for (let k = Math.max(columnFrom, x - reach); k <= Math.min(columnTo - 1, x + reach); k += 1) {
+      lowest = Math.max(lowest, bottoms[k]!);
+    }
+    if (bottom < lowest - Math.max(1, contactDepth / 2)) continue;
+    feet[x] = Math.min(base, bottom);
+    highestFoot = Math.min(highestFoot, feet[x]!);
+    for (let y = Math.max(rowFrom, Math.floor(footprintTop)); y < rowTo; y += 1) {
+      footprint[x] = Math.max(footprint[x]!, quarter[y * size + x]! / 255);
+    }
+  }
+  return { feet, footprint, nearFloor, highestFoot };
+}
+
+/** The contact shadow's reach above and below a foot, in quarter pixels. */
+function contactDepthOf(layout: Layout): number {
+  return Math.max(1.5, (layout.product.width / SHADOW_SCALE) * 0.035);
+}
+
+/**
+ * Shadows that ground the product, made at quarter resolution (they are soft): a dark contact shadow under each
+ * part that stands on the floor, at that part's own foot (legs, a tip, a base), and a wide, faint drop shadow cast
+ * away from the key light from the product's silhouette, strongest where the product is near the floor. The answer
+ * is an RGB multiplier layer (255 = no shade) for libvips' multiply blend, and the canvas row it starts at; the
+ * per-pixel work on the canvas (blur, upsampling, blending) is libvips', only the small quarter plane is filled here.
+ */
+async function shadowLayer(
+  coverage: Uint8Array,
+  layout: Layout,
+  recipe: StyleRecipe,
+): Promise<{ data: Buffer; top: number }> {
+  const scale = SHADOW_SCALE;
   const canvas = layout.size;
   const size = Math.ceil(canvas / scale);
   const { product } = layout;
-  // Coverage at quarter resolution (block means): the columns' footprint and silhouette are read from it.
+  // Coverage at quarter resolution (block means): the columns' feet, footprint and silhouette are read from it.
   const quarter = await sharp(coverage, raw(canvas, canvas, 1))
     .resize(size, size, { kernel: 'linear' })
     .toColourspace('b-w')
     .raw()
     .toBuffer();
-  const footprintTop = (product.top + product.height * 0.85) / scale;
-  const footprint = new Float32Array(size);
-  const silhouette = new Float32Array(size);
-  const rowFrom = Math.max(0, Math.floor(product.top / scale));
-  const rowTo = Math.min(size, Math.ceil((product.top + product.height) / scale));
-  const columnFrom = Math.max(0, Math.floor(product.left / scale));
-  const columnTo = Math.min(size, Math.ceil((product.left + product.width) / scale));
-  for (let y = rowFrom; y < rowTo; y += 1) {
-    const low = y + 0.5 >= footprintTop;
-    for (let x = columnFrom; x < columnTo; x += 1) {
-      const a = quarter[y * size + x]! / 255;
-      if (a === 0) continue;
-      if (low && a > footprint[x]!) footprint[x] = a;
-      if (a > silhouette[x]!) silhouette[x] = a;
-    }
-  }
+  const contactDepth = contactDepthOf(layout);
+  const { feet, footprint, nearFloor, highestFoot } = floorContact(quarter, size, layout, contactDepth);
   const base = layout.base / scale;
-  const contactDepth = Math.max(1.5, (product.width / scale) * 0.035);
   const dropDepth = Math.max(3, (product.height / scale) * 0.12);
   const skew = Math.tan((-recipe.light.angle * Math.PI) / 180) * 0.8;
+  // No shade above the product's lower part (its highest foot, less the contact shadow's reach): the blurs must not
+  // darken the product's surroundings.
+  const firstRow = Math.max(0, Math.floor(Math.min(base - product.width / scale / 10, highestFoot - 3 * contactDepth)));
   const contact = new Uint8Array(size * size);
   const drop = new Uint8Array(size * size);
-  for (let y = Math.max(0, Math.floor(base - contactDepth)); y < size; y += 1) {
-    const below = y - base;
-    const contactFall = Math.exp(-((below / contactDepth) ** 2));
-    const dropFall = below < 0 ? Math.exp(-((below / contactDepth) ** 2)) : Math.exp(-below / dropDepth);
-    const shift = Math.max(0, below) * skew;
+  for (let y = firstRow; y < size; y += 1) {
     for (let x = 0; x < size; x += 1) {
-      contact[y * size + x] = Math.round(255 * footprint[x]! * contactFall);
-      const sourceX = Math.round(x - shift);
-      if (sourceX >= 0 && sourceX < size) drop[y * size + x] = Math.round(255 * silhouette[sourceX]! * dropFall);
+      const below = y - feet[x]!;
+      contact[y * size + x] = Math.round(255 * footprint[x]! * Math.exp(-((below / contactDepth) ** 2)));
+      // The drop shadow falls from where the product meets the floor; its shift grows with the distance.
+      const sourceX = Math.round(x - Math.max(0, y - base) * skew);
+      if (sourceX < 0 || sourceX >= size) continue;
+      const fromFoot = y - feet[sourceX]!;
+      const dropFall = fromFoot < 0 ? Math.exp(-((fromFoot / contactDepth) ** 2)) : Math.exp(-fromFoot / dropDepth);
+      drop[y * size + x] = Math.round(255 * nearFloor[sourceX]! * dropFall);
     }
   }
   const [tight, soft] = await Promise.all([
     blurPlane(contact, size, Math.max(1, contactDepth * 0.8)),
     blurPlane(drop, size, Math.max(2, dropDepth * 0.9)),
   ]);
-  // No shade above the product's lower part: the contact blur must not darken the product's surroundings.
-  const firstRow = Math.floor(Math.max(0, layout.base - layout.product.width * 0.1) / scale);
   const multiplier = Buffer.alloc(size * size * 3, 255);
   for (let k = firstRow * size; k < size * size; k += 1) {
     const shade = Math.min(0.9, (recipe.shadow * (0.55 * soft[k]! + 1.1 * tight[k]!)) / 255);
@@ -140,11 +200,13 @@ async function shadowLayer(coverage: Uint8Array, layout: Layout, recipe: StyleRe
     multiplier[k * 3 + 1] = multiplier[k * 3]!;
     multiplier[k * 3 + 2] = Math.round(255 * (1 - shade * 0.96));
   }
-  return sharp(multiplier, raw(size, size, 3))
+  const top = firstRow * scale;
+  const data = await sharp(multiplier, raw(size, size, 3))
     .resize(canvas, canvas, { kernel: 'linear' })
-    .extract({ left: 0, top: from, width: canvas, height: canvas - from })
+    .extract({ left: 0, top, width: canvas, height: canvas - top })
     .raw()
     .toBuffer();
+  return { data, top };
 }
 
 /**
@@ -219,14 +281,18 @@ export async function renderBackdrop(product: ProductSource, recipe: StyleRecipe
   }
   const scaled = await scaledProduct(product, layout);
   // Shadows and reflection only touch the floor: libvips blends that band of rows, which is copied back in one go.
-  const shadowTop = Math.floor(Math.max(0, layout.base - layout.product.width * 0.1) / 4) * 4;
-  const bandTop = Math.min(recipe.shadow > 0 ? shadowTop : size, layout.base);
-  if (bandTop >= size) return { rgb: scene, size, layout, recipe, scaled: { product, layer: scaled } };
+  const shade =
+    recipe.shadow > 0 ? await shadowLayer(coverageOf(await alphaOf(scaled), scaled, size), layout, recipe) : undefined;
+  const bandTop = Math.min(shade?.top ?? size, layout.base);
   const layers: sharp.OverlayOptions[] = [];
-  if (recipe.shadow > 0) {
-    const coverage = coverageOf(await alphaOf(scaled), scaled, size);
-    const shade = await shadowLayer(coverage, layout, recipe, bandTop);
-    layers.push({ input: shade, ...raw(size, size - bandTop, 3), blend: 'multiply', left: 0, top: 0 });
+  if (shade) {
+    layers.push({
+      input: shade.data,
+      ...raw(size, size - shade.top, 3),
+      blend: 'multiply',
+      left: 0,
+      top: shade.top - bandTop,
+    });
   }
   const reflection = recipe.reflection > 0 ? await reflectionLayer(scaled, layout, recipe) : undefined;
   if (reflection) {
