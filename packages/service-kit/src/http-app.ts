@@ -1,8 +1,8 @@
 import express, { type Express } from 'express';
-import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
 import { errorHandler } from './error-handler';
 import { checkReadiness, type ReadinessCheck } from './health';
+import { logRequests } from './request-log';
 import { routeNotMatched, trackAllowedMethods } from './router';
 import { traceRequests } from './request-tracing';
 import { verifyServiceCalls, type ServiceIdentity } from './service-identity';
@@ -51,16 +51,12 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
   app.use(traceRequests());
   app.use(recordHttpMetrics());
   app.use(
-    pinoHttp({
+    logRequests({
       logger: logger.child({ component: 'http', app: options.name }),
-      // The id was assigned (and echoed) by traceRequests.
-      genReqId: (req) => req.id as string,
-      autoLogging: { ignore: (req) => PROBE_PATHS.has(req.url?.split('?')[0] ?? '') },
+      ignore: (req) => PROBE_PATHS.has(req.url?.split('?')[0] ?? ''),
       // A page's address can carry a checkout session id or a referral code (`?session_id=`, `?ref=`), and so can
       // the Referer of the requests it makes: their values never reach the log.
-      serializers: { req: redactRequestUrls },
-      customLogLevel: (_req, res, err) =>
-        err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+      serializeRequest: redactRequestUrls,
     }),
   );
 

@@ -45,6 +45,7 @@ export {
 } from './service-identity';
 export { checkReadiness, type CheckOutcome, type ReadinessCheck, type ReadinessReport } from './health';
 export { REQUEST_ID_HEADER, assignRequestId, contextWithRequestId, currentRequestId } from './request-id';
+export { logRequests, type RequestLogOptions } from './request-log';
 export { traceRequests } from './request-tracing';
 export { DEFAULT_DRAIN_TIMEOUT_MS, drainRequestBody, type DrainLimits } from './request-drain';
 export { createLifecycle, type Closer, type Lifecycle, type LifecycleOptions, type RunningServer } from './lifecycle';

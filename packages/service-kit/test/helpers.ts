@@ -2,6 +2,7 @@ import http, { type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { createLogger, type Logger } from '@productgen/service-kit';
+import type { Level } from 'pino';
 
 export interface TestServer {
   url: string;
@@ -30,7 +31,10 @@ export async function listen(app: RequestListener): Promise<TestServer> {
 }
 
 /** A logger whose JSON lines are kept in memory for assertions. */
-export function memoryLogger(service = 'test'): { logger: Logger; lines: () => Record<string, unknown>[] } {
+export function memoryLogger(
+  service = 'test',
+  level: Level = 'debug',
+): { logger: Logger; lines: () => Record<string, unknown>[] } {
   const chunks: string[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _encoding, callback) {
@@ -38,7 +42,7 @@ export function memoryLogger(service = 'test'): { logger: Logger; lines: () => R
       callback();
     },
   });
-  const logger = createLogger({ service, level: 'debug', destination });
+  const logger = createLogger({ service, level, destination });
   return {
     logger,
     lines: () =>

@@ -15,13 +15,13 @@ import {
   DEFAULT_DRAIN_TIMEOUT_MS,
   drainRequestBody,
   errorHandler,
+  logRequests,
   recordHttpMetrics,
   traceRequests,
   type Logger,
 } from '@productgen/service-kit';
 import compression from 'compression';
 import express, { type Express, type Request, type RequestHandler, type Response } from 'express';
-import { pinoHttp } from 'pino-http';
 import { servesDevRoutes, type GatewayConfig } from './config';
 import type { AnalyticsLog } from './domain/analytics';
 import { renderDocsPage } from './domain/docs-page';
@@ -321,12 +321,9 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
   app.use(traceRequests());
   app.use(recordHttpMetrics());
   app.use(
-    pinoHttp({
+    logRequests({
       logger: logger.child({ component: 'http', app: 'gateway' }),
-      genReqId: (req) => req.id as string,
-      autoLogging: { ignore: (req) => PROBE_PATHS.has(req.url?.split('?')[0] ?? '') },
-      customLogLevel: (_req, res, err) =>
-        err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+      ignore: (req) => PROBE_PATHS.has(req.url?.split('?')[0] ?? ''),
     }),
   );
   app.use(securityHeaders(config), corsPolicy(config));
