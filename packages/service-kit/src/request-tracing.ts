@@ -21,21 +21,28 @@ export function traceRequests(): RequestHandler {
     );
     const requestContext = contextWithRequestId(requestId, trace.setSpan(parent, span));
 
-    const traceHeaders = injectTraceHeaders<Record<string, string>>({}, requestContext);
-    if (traceHeaders.traceparent) res.setHeader('traceparent', traceHeaders.traceparent);
+    // Without a valid span context (no SDK and no incoming traceparent) there is nothing to echo.
+    if (trace.isSpanContextValid(span.spanContext())) {
+      const traceHeaders = injectTraceHeaders<Record<string, string>>({}, requestContext);
+      if (traceHeaders.traceparent) res.setHeader('traceparent', traceHeaders.traceparent);
+    }
 
-    res.once('close', () => {
-      const route = req.route as { path?: unknown } | undefined;
-      if (typeof route?.path === 'string') {
-        const httpRoute = `${req.baseUrl}${route.path}`;
-        span.setAttribute('http.route', httpRoute);
-        span.updateName(`${req.method} ${httpRoute}`);
-      }
-      span.setAttribute('http.response.status_code', res.statusCode);
-      if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-      if (!res.writableFinished) span.setAttribute('http.aborted', true);
-      span.end();
-    });
+    // A span that records nothing (no SDK, or not sampled) takes no attributes and its end does nothing: no
+    // listener per request for it.
+    if (span.isRecording()) {
+      res.once('close', () => {
+        const route = req.route as { path?: unknown } | undefined;
+        if (typeof route?.path === 'string') {
+          const httpRoute = `${req.baseUrl}${route.path}`;
+          span.setAttribute('http.route', httpRoute);
+          span.updateName(`${req.method} ${httpRoute}`);
+        }
+        span.setAttribute('http.response.status_code', res.statusCode);
+        if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+        if (!res.writableFinished) span.setAttribute('http.aborted', true);
+        span.end();
+      });
+    }
 
     context.with(requestContext, next);
   };

@@ -7,6 +7,7 @@ import {
   type Attributes,
   type Context,
   type Span,
+  type TextMapGetter,
   type Tracer,
 } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
@@ -119,18 +120,20 @@ export function injectTraceHeaders<C extends Record<string, unknown>>(carrier: C
   return carrier;
 }
 
+const headerGetter: TextMapGetter<Record<string, unknown>> = {
+  keys: (c) => Object.keys(c),
+  get: (c, key) => {
+    // Node lower-cases incoming header names; message headers may keep their case.
+    const value = c[key] ?? c[key.toLowerCase()];
+    if (typeof value === 'string' || Array.isArray(value)) return value as string | string[];
+    if (Buffer.isBuffer(value)) return value.toString('utf8');
+    return undefined;
+  },
+};
+
 /** The context described by a carrier's traceparent (or the active context when it has none). */
 export function extractTraceContext(carrier: Record<string, unknown>, base: Context = context.active()): Context {
-  return propagation.extract(base, carrier, {
-    keys: (c) => Object.keys(c),
-    get: (c, key) => {
-      // Node lower-cases incoming header names; message headers may keep their case.
-      const value = c[key] ?? c[key.toLowerCase()];
-      if (typeof value === 'string' || Array.isArray(value)) return value as string | string[];
-      if (Buffer.isBuffer(value)) return value.toString('utf8');
-      return undefined;
-    },
-  });
+  return propagation.extract(base, carrier, headerGetter);
 }
 
 /** Trace id of the active span, if there is a valid one. */
