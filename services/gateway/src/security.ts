@@ -1,15 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiRoute } from '@productgen/contracts';
-import { AppError, type MongoHitCounter } from '@productgen/service-kit';
+import { AppError, type Logger, type MongoHitCounter } from '@productgen/service-kit';
 import cors from 'cors';
 import type { RequestHandler } from 'express';
-import { MemoryStore, rateLimit, type RateLimitInfo, type Store } from 'express-rate-limit';
+import { MemoryStore, type Store } from 'express-rate-limit';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { GatewayConfig } from './config';
 import type { SessionKeySource } from './domain/session';
 import { ipBucket, isSignInRoute, secondsUntil, sessionBucket, tooManyRequestsMessage } from './domain/rate-limit-keys';
 import { isAllowedWebOrigin, isPotentiallyTrustworthy } from './domain/web-origins';
+import { windowLimit } from './rate-limiter';
 import { SharedHitBlocks } from './shared-hit-blocks';
 
 /** What the route-resolving middleware leaves for the ones after it (rate limits, auth, body, dispatch). */
@@ -191,13 +192,13 @@ const PROBE_PATHS = new Set(['/healthz', '/readyz']);
  * replica, tests) each counts in memory. A store that cannot answer lets the request through: the limits
  * protect the services, and refusing everyone while the database is away would be an outage of its own.
  */
-export function createRateLimiters(config: GatewayConfig, shared?: MongoHitCounter): RateLimiters {
+export function createRateLimiters(config: GatewayConfig, logger: Logger, shared?: MongoHitCounter): RateLimiters {
   const stores: MemoryStore[] = [];
 
   function limiter(
     name: string,
     limit: number,
-    keyGenerator: (req: IncomingMessage, res: ServerResponse) => string,
+    key: (req: IncomingMessage, res: ServerResponse) => string,
     skip: (req: IncomingMessage, res: ServerResponse) => boolean,
     signIn = false,
   ): RequestHandler {
@@ -208,22 +209,16 @@ export function createRateLimiters(config: GatewayConfig, shared?: MongoHitCount
       stores.push(memory);
       store = memory;
     }
-    const propertyName = `rateLimit_${name}`;
-    return rateLimit({
-      windowMs: config.RATE_LIMIT_WINDOW_MS,
+    return windowLimit({
+      name,
       limit,
+      windowMs: config.RATE_LIMIT_WINDOW_MS,
       store,
-      identifier: name,
-      passOnStoreError: true,
-      requestPropertyName: propertyName,
-      standardHeaders: 'draft-8',
-      legacyHeaders: false,
-      keyGenerator: (req, res) => keyGenerator(req, res),
-      skip: (req, res) => skip(req, res),
-      handler: (req, _res, next) => {
-        const info = (req as unknown as Record<string, RateLimitInfo | undefined>)[propertyName];
-        next(AppError.tooManyRequests(tooManyRequestsMessage(secondsUntil(info?.resetTime, Date.now()), signIn)));
-      },
+      key,
+      skip,
+      refusal: (resetTime) =>
+        AppError.tooManyRequests(tooManyRequestsMessage(secondsUntil(resetTime, Date.now()), signIn)),
+      logger,
     });
   }
 

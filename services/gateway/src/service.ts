@@ -71,7 +71,7 @@ export function createGateway(deps: GatewayDeps): Gateway {
     logger,
     identity,
   });
-  const rateLimiters = createRateLimiters(config, deps.rateLimitCounter);
+  const rateLimiters = createRateLimiters(config, logger, deps.rateLimitCounter);
   const analytics = new AnalyticsLog({ recentLimit: config.PST_RECENT_EVENTS });
 
   const app = createGatewayApp({ config, logger, sessions, analytics, forwarder, rateLimiters });
