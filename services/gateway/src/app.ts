@@ -152,6 +152,8 @@ function authenticate(sessions: SessionVerifier, logger: Logger): RequestHandler
   };
 }
 
+const NO_BODY = Buffer.alloc(0);
+
 function readBody(bodyLimits: BodyLimits): RequestHandler {
   const rawParsers = new Map<number, RequestHandler>();
   const rawParser = (limit: number) => {
@@ -175,6 +177,11 @@ function readBody(bodyLimits: BodyLimits): RequestHandler {
         next(refusal),
       );
       return;
+    }
+    // No Content-Length and no Transfer-Encoding (every GET): nothing to read, as body-parser would find.
+    if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+      state.rawBody = NO_BODY;
+      return next();
     }
     rawParser(policy.limit)(req, res, (error?: unknown) => {
       if (error) {
