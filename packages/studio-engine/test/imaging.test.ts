@@ -122,7 +122,7 @@ describe('imaging off the main thread', () => {
     expect(underBackFoot).toBeGreaterThan(15);
     expect(underFrontFoot).toBeGreaterThan(15);
     // No shadow spot on the floor below the back leg's foot, where nothing stands.
-    expect(atBaseBelowBackLeg).toBeLessThan(underBackFoot / 2);
+    expect(atBaseBelowBackLeg).toBeLessThan(underBackFoot! / 2);
   });
 
   test('a product standing on a tip has its shadow gathered under the tip, not spread under its wide middle', async () => {
@@ -133,7 +133,7 @@ describe('imaging off the main thread', () => {
       [80, 202],
     ]);
     expect(underTip).toBeGreaterThan(15);
-    expect(besideTip).toBeLessThan(underTip / 2);
+    expect(besideTip).toBeLessThan(underTip! / 2);
   });
 
   test('an image composed in memory used before is the same as one composed in fresh memory', async () => {
