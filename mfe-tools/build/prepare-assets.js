@@ -4,7 +4,7 @@
 // from ../shared/models) as the studio loads them: the statically quantized int8 rewrites of u2netp and
 // Real-ESRGAN that the studio engine derives from the files and checks against the manifest's sha256
 // (onnxruntime-web's WASM runs their QLinearConv faster than the float32 models, and they are ~3.5× smaller),
-// saved after onnxruntime's graph optimizations up to 'extended' (preOptimized).
+// saved after onnxruntime's graph optimizations, all but the processor-specific one (preOptimized).
 // Model files are build output, never committed (.assets is git-ignored).
 
 const { spawnSync } = require('node:child_process');
@@ -77,19 +77,23 @@ async function studioModels() {
 }
 
 /**
- * The model as onnxruntime saves it after its graph optimizations up to 'extended' (constants folded, each QDQ
- * group fused into QLinearConv, QLinearAdd, …; none of them depends on the processor: the weights stay int8), so
- * the browser's session does not redo them on every visit: in headless Chromium's WASM, the u2netp session took
- * 0.6–3.4 s from this file against 4.5–6.3 s from the QDQ file (loaded machine). The browser still applies the
- * rest ('all': the channels-last layout of QLinearConv, which its inference needs).
+ * The model as onnxruntime saves it after all its graph optimizations (constants folded, each QDQ group fused into
+ * QLinearConv, QLinearAdd, …, and QLinearConv laid out channels-last), so the browser's session takes the graph as
+ * it is (graphOptimizationLevel 'disabled' in the AI worker): in headless Chromium's WASM, the u2netp session took
+ * 0.6–3.4 s from an 'extended' file against 4.5–6.3 s from the QDQ file (loaded machine), and onnxruntime-web's
+ * session from this file takes about a third less CPU again (the same outputs). None of it depends on the
+ * processor, except the NCHWc layout (x86 blocks of 8 or 16 channels, its ReorderInput nodes unknown to the WASM
+ * build), which is left out: the weights stay int8, and test/inference/shipped-models.test.ts runs the file in
+ * onnxruntime-web.
  */
 async function preOptimized(bytes) {
   const dir = mkdtempSync(path.join(tmpdir(), 'mfe-tools-model-'));
   try {
     const optimizedModelFilePath = path.join(dir, 'model.onnx');
     const session = await ort.InferenceSession.create(bytes, {
-      graphOptimizationLevel: 'extended',
+      graphOptimizationLevel: 'all',
       optimizedModelFilePath,
+      extra: { optimization: { disable_specified_optimizers: 'NchwcTransformer' } },
     });
     await session.release();
     return readFileSync(optimizedModelFilePath);

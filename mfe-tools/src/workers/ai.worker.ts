@@ -26,16 +26,23 @@ function post(message: AiReply, transfer: Transferable[] = []): void {
 
 async function createSession(model: ArrayBuffer): Promise<OrtModule.InferenceSession> {
   if (!ort) throw new Error('runtime not initialised');
-  const options = { graphOptimizationLevel: 'all' } as const;
   if (backend === 'webgpu') {
     try {
-      return await ort.InferenceSession.create(new Uint8Array(model), { ...options, executionProviders: ['webgpu'] });
+      // The GPU provider lays out the nodes it takes its own way.
+      return await ort.InferenceSession.create(new Uint8Array(model), {
+        graphOptimizationLevel: 'all',
+        executionProviders: ['webgpu'],
+      });
     } catch {
       // SPEC §8: a failing GPU provider falls back to plain WASM execution.
       backend = 'wasm';
     }
   }
-  return ort.InferenceSession.create(new Uint8Array(model), { ...options, executionProviders: ['wasm'] });
+  // The build saved the file with every optimization the WASM provider would make (build/prepare-assets.js).
+  return ort.InferenceSession.create(new Uint8Array(model), {
+    graphOptimizationLevel: 'disabled',
+    executionProviders: ['wasm'],
+  });
 }
 
 const run: RunModel = async (input, dims) => {
