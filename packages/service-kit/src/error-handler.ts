@@ -71,7 +71,7 @@ export function errorHandler(fallbackLogger?: Logger): ErrorRequestHandler {
     const appError = toAppError(error);
     if (appError.status >= 500) {
       if (req.log) {
-        // pino-http logs the request line at error level with this error and its stack.
+        // The request log (logRequests) writes the request's line at error level with this error and its stack.
         res.err = error instanceof Error ? error : new Error(String(error));
       } else {
         fallbackLogger?.error({ err: error }, 'request failed');

@@ -1,4 +1,4 @@
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { errorHandler } from './error-handler';
 import { checkReadiness, type ReadinessCheck } from './health';
@@ -35,6 +35,19 @@ export interface HttpApp extends Express {
 const PROBE_PATHS = new Set(['/healthz', '/readyz']);
 
 /**
+ * The request log of every HTTP app, the gateway's too: a line per answer, none for the probes. A page's address can
+ * carry a checkout session id or a referral code (`?session_id=`, `?ref=`), and so can the Referer of the requests it
+ * makes: their values never reach the log.
+ */
+export function serviceRequestLog(logger: Logger, app: string): RequestHandler {
+  return logRequests({
+    logger: logger.child({ component: 'http', app }),
+    ignore: (req) => PROBE_PATHS.has(req.url?.split('?')[0] ?? ''),
+    serializeRequest: redactRequestUrls,
+  });
+}
+
+/**
  * An Express app with the common front (request id, trace context, request logs, JSON bodies, probes).
  * Mount routes on it (use createRouter() for sub-routers to get 405s), then call finalize().
  */
@@ -50,15 +63,7 @@ export function createHttpApp(options: HttpAppOptions): HttpApp {
 
   app.use(traceRequests());
   app.use(recordHttpMetrics());
-  app.use(
-    logRequests({
-      logger: logger.child({ component: 'http', app: options.name }),
-      ignore: (req) => PROBE_PATHS.has(req.url?.split('?')[0] ?? ''),
-      // A page's address can carry a checkout session id or a referral code (`?session_id=`, `?ref=`), and so can
-      // the Referer of the requests it makes: their values never reach the log.
-      serializeRequest: redactRequestUrls,
-    }),
-  );
+  app.use(serviceRequestLog(logger, options.name));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

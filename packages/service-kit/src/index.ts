@@ -30,7 +30,7 @@ export {
   type InputPart,
 } from './validation';
 export { createRouter, routeNotMatched, trackAllowedMethods } from './router';
-export { createHttpApp, type HttpApp, type HttpAppOptions } from './http-app';
+export { createHttpApp, serviceRequestLog, type HttpApp, type HttpAppOptions } from './http-app';
 export { MongoHitCounter, type HitCount } from './hit-counter';
 export {
   createServiceIdentity,

@@ -9,7 +9,7 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 const requestIdKey = createContextKey('productgen.request_id');
 
-/** The caller's X-Request-Id when sane, else a fresh UUID; echoed on the response. Used as pino-http's genReqId. */
+/** The caller's X-Request-Id when sane, else a fresh UUID; echoed on the response and carried by the request's log lines. */
 export function assignRequestId(req: IncomingMessage, res: ServerResponse): string {
   const offered = req.headers[REQUEST_ID_HEADER];
   const requestId = typeof offered === 'string' && SANE_REQUEST_ID.test(offered) ? offered : randomUUID();

@@ -54,7 +54,7 @@ interface LoggedRequest {
   headers?: Record<string, unknown>;
 }
 
-/** pino-http's request serialiser: the request's URL, parsed query and Referer with sensitive values replaced. */
+/** The request log's request serialiser: the request's URL, parsed query and Referer with sensitive values replaced. */
 export function redactRequestUrls<T extends LoggedRequest>(req: T): T {
   const referer = req.headers?.['referer'];
   return {

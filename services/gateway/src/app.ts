@@ -15,7 +15,7 @@ import {
   DEFAULT_DRAIN_TIMEOUT_MS,
   drainRequestBody,
   errorHandler,
-  logRequests,
+  serviceRequestLog,
   recordHttpMetrics,
   traceRequests,
   type Logger,
@@ -64,7 +64,6 @@ export interface GatewayAppDeps {
   rateLimiters: RateLimiters;
 }
 
-const PROBE_PATHS = new Set(['/healthz', '/readyz']);
 const LOOPBACK_ADDRESSES = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 function stateOf(res: Response): RequestState {
@@ -327,12 +326,7 @@ export function createGatewayApp(deps: GatewayAppDeps): Express {
 
   app.use(traceRequests());
   app.use(recordHttpMetrics());
-  app.use(
-    logRequests({
-      logger: logger.child({ component: 'http', app: 'gateway' }),
-      ignore: (req) => PROBE_PATHS.has(req.url?.split('?')[0] ?? ''),
-    }),
-  );
+  app.use(serviceRequestLog(logger, 'gateway'));
   app.use(securityHeaders(config), corsPolicy(config));
 
   app.get('/healthz', (_req, res) => {

@@ -1,7 +1,7 @@
 import { TEST_SERVICE_AUTH_SECRET } from '@productgen/test-kit';
 import { startAuthFixture, type AuthFixture } from '@productgen/test-kit/auth-fixture';
 import { startFixture, type FixtureService } from '@productgen/test-kit/fixture-service';
-import { createLogger } from '@productgen/service-kit';
+import { createLogger, type Logger } from '@productgen/service-kit';
 import type { Express } from 'express';
 import { createGateway, loadGatewayConfig, type Gateway } from '../src';
 
@@ -41,7 +41,7 @@ export async function startUpstreams(configure: UpstreamRoutes = {}): Promise<Up
 export const silentLogger = createLogger({ service: 'gateway-test', level: 'silent' });
 
 /** A gateway built from environment-style settings, exactly as main.ts would read them. */
-export function buildGateway(env: Record<string, string>): Gateway {
+export function buildGateway(env: Record<string, string>, logger: Logger = silentLogger): Gateway {
   // The dev-only routes on, as the embedded launcher runs it; a test can turn them off.
   const config = loadGatewayConfig({
     SERVICE_AUTH_SECRET: TEST_SERVICE_AUTH_SECRET,
@@ -49,7 +49,7 @@ export function buildGateway(env: Record<string, string>): Gateway {
     DEV_IDENTITY_PROVIDER: 'true',
     ...env,
   });
-  return createGateway({ config, logger: silentLogger });
+  return createGateway({ config, logger });
 }
 
 /** A describe block's gateway and the stand-ins behind it; set before its first test runs. */
