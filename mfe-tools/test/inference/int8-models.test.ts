@@ -7,33 +7,16 @@
 // onnxruntime-node.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import sharp from 'sharp';
 import { segmentProduct } from '../../src/inference/segmentation';
-import type { RgbaImage } from '../../src/inference/tensors';
 import { upscaleImage } from '../../src/inference/upscaling';
 import { suiteModelLoader } from '../support/node-onnx';
+import { maskIoU, sharedModels, shippedModelReader, testPhotoPixels } from '../support/tool-models';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the build script is CommonJS JavaScript
 const { convertFloat16ModelToFloat32 } = require('../../build/onnx-fp16-to-fp32') as {
   convertFloat16ModelToFloat32(bytes: Uint8Array): { bytes: Uint8Array };
 };
 
-type ModelFiles = unknown;
-// The studio engine's model loader and the build's model step (its Node sources do not typecheck under this browser
-// workspace's settings, so only the functions used are typed here).
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- see above
-const { ensureModels } = require('@productgen/studio-engine') as {
-  ensureModels(modelsDir: string, sharedDir: undefined): Promise<ModelFiles>;
-};
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the build script is CommonJS JavaScript
-const { toolModelBytes } = require('../../build/prepare-assets') as {
-  toolModelBytes(files: ModelFiles, model: 'segmentation' | 'upscaler'): Promise<Uint8Array>;
-};
-
 jest.setTimeout(300_000);
-
-const repoRoot = path.resolve(__dirname, '..', '..', '..');
-const sharedModels = path.resolve(repoRoot, '..', 'shared', 'models');
-const testPhotos = path.resolve(repoRoot, '..', 'shared', 'photos', 'test');
 
 /** Products of every kind: thin parts, shiny metal, soft edges, see-through openings, busy backgrounds. */
 const SEGMENTATION_PHOTOS = [
@@ -59,27 +42,6 @@ const MIN_MASK_IOU = 0.95;
 const MIN_MEAN_MASK_IOU = 0.98;
 const MIN_UPSCALE_PSNR = 32;
 
-async function photoPixels(file: string, longSide: number): Promise<RgbaImage> {
-  const { data, info } = await sharp(path.join(testPhotos, file))
-    .resize(longSide, longSide, { fit: 'inside' })
-    .ensureAlpha()
-    .raw()
-    .toBuffer({ resolveWithObject: true });
-  return { data: new Uint8ClampedArray(data), width: info.width, height: info.height };
-}
-
-function maskIoU(a: Uint8ClampedArray, b: Uint8ClampedArray): number {
-  let both = 0;
-  let either = 0;
-  for (let i = 0; i < a.length; i += 1) {
-    const inA = a[i]! >= 128;
-    const inB = b[i]! >= 128;
-    if (inA && inB) both += 1;
-    if (inA || inB) either += 1;
-  }
-  return either === 0 ? 1 : both / either;
-}
-
 /** PSNR of the RGB channels of two RGBA pictures of the same size. */
 function psnr(a: Uint8ClampedArray, b: Uint8ClampedArray): number {
   let squared = 0;
@@ -94,21 +56,21 @@ function psnr(a: Uint8ClampedArray, b: Uint8ClampedArray): number {
 
 const load = suiteModelLoader();
 
-let files: ModelFiles;
+let shipped: Awaited<ReturnType<typeof shippedModelReader>>;
 beforeAll(async () => {
-  files = await ensureModels(sharedModels, undefined);
+  shipped = await shippedModelReader();
 });
 
 describe('the int8 models the tools ship, against the float32 models', () => {
   it('cut out the same products (mask IoU after the refinement)', async () => {
     const [int8, float] = await Promise.all([
-      toolModelBytes(files, 'segmentation').then(load),
+      shipped('segmentation').then(load),
       load(convertFloat16ModelToFloat32(readFileSync(path.join(sharedModels, 'u2netp-fp16.onnx'))).bytes),
     ]);
     const measured: string[] = [];
     const ious: number[] = [];
     for (const photo of SEGMENTATION_PHOTOS) {
-      const image = await photoPixels(photo, 512);
+      const image = await testPhotoPixels(photo, 512);
       const [a, b] = [await segmentProduct(image, int8.run), await segmentProduct(image, float.run)];
       ious.push(maskIoU(a.alpha, b.alpha));
       measured.push(`${photo} ${ious[ious.length - 1]!.toFixed(3)}`);
@@ -121,12 +83,12 @@ describe('the int8 models the tools ship, against the float32 models', () => {
 
   it('upscale to nearly the same picture (PSNR against the float model)', async () => {
     const [int8, float] = await Promise.all([
-      toolModelBytes(files, 'upscaler').then(load),
+      shipped('upscaler').then(load),
       load(readFileSync(path.join(sharedModels, 'realesr-general-x4v3-int8-dequant-fp32.onnx'))),
     ]);
     const measured: number[] = [];
     for (const photo of UPSCALER_PHOTOS) {
-      const image = await photoPixels(photo, 96);
+      const image = await testPhotoPixels(photo, 96);
       const [a, b] = [await upscaleImage(image, int8.run), await upscaleImage(image, float.run)];
       measured.push(psnr(a.data, b.data));
     }
