@@ -8,8 +8,10 @@
 // visitor's browser keeps it. Not in an off-the-record context (`browser.newContext()`): Chromium keeps no
 // WebAssembly code cache there, so its "second visit" compiled onnxruntime's ~14 MB WebAssembly again (traced: no
 // v8.wasm.moduleCacheHit, ~3 600 functions compiled lazily), which no returning visitor's browser does.
+// Whether the first visit left that cache is printed: where it did not (seen with Chromium 156 on an AMD EPYC: no
+// entry, even after a removal and a 15-s stay), the second visit's 'runtime' is the compile again, not the page.
 
-const { mkdtempSync, readdirSync, rmSync } = require('node:fs');
+const { existsSync, mkdtempSync, readdirSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const path = require('node:path');
 const { describeCpu } = require('@productgen/host-cpu');
@@ -51,19 +53,28 @@ async function openTool(context, webUrl, route) {
   return { page, modelRequests };
 }
 
+/**
+ * Entries in the profile's WebAssembly code cache (Chromium's simple cache: one `<hash>_0` file an entry). Without
+ * one from the first visit the second compiles onnxruntime's WebAssembly again, and its 'runtime' stage says so.
+ */
+function wasmCodeCacheEntries(profile) {
+  const folder = path.join(profile, 'Default', 'Code Cache', 'wasm');
+  return existsSync(folder) ? readdirSync(folder).filter((name) => name.endsWith('_0')).length : 0;
+}
+
 /** One tool run on a first visit, then a second visit in the same browser profile: how fast its model is ready. */
 async function benchModelTool(webUrl, route, model, measureName, file, button, stages = []) {
   const profile = mkdtempSync(path.join(tmpdir(), 'productgen-bench-tools-profile-'));
   const context = await chromium.launchPersistentContext(profile, LAUNCH_OPTIONS);
   try {
-    return await visitTwice(context, webUrl, route, model, measureName, file, button, stages);
+    return await visitTwice(context, webUrl, route, model, measureName, file, button, stages, profile);
   } finally {
     await context.close();
     rmSync(profile, { recursive: true, force: true });
   }
 }
 
-async function visitTwice(context, webUrl, route, model, measureName, file, button, stages) {
+async function visitTwice(context, webUrl, route, model, measureName, file, button, stages, profile) {
   const { page } = await openTool(context, webUrl, route);
   const load = await measure(page, `${model} model load`);
   const backend = await page.getByTestId('model-ready').innerText();
@@ -73,6 +84,7 @@ async function visitTwice(context, webUrl, route, model, measureName, file, butt
   const stageSeconds = {};
   for (const stage of stages) stageSeconds[stage] = await measure(page, `${measureName}: ${stage}`);
   await page.close();
+  const codeCacheEntries = wasmCodeCacheEntries(profile);
   const second = await openTool(context, webUrl, route);
   const cachedLoad = await measure(second.page, `${model} model load`);
   const cachedStages = {};
@@ -80,7 +92,7 @@ async function visitTwice(context, webUrl, route, model, measureName, file, butt
     cachedStages[stage] = await measure(second.page, `${model} model load: ${stage}`);
   }
   const cachedFromNetwork = second.modelRequests.length;
-  return { load, run, backend, stageSeconds, cachedLoad, cachedStages, cachedFromNetwork };
+  return { load, run, backend, stageSeconds, cachedLoad, cachedStages, cachedFromNetwork, codeCacheEntries };
 }
 
 /** The eraser's own worker script on a 1024×768 photo with a disc mask of the given share of the picture. */
@@ -131,7 +143,7 @@ async function main() {
   const browser = await chromium.launch(LAUNCH_OPTIONS);
   const s = (seconds) => `${seconds.toFixed(2)} s`;
   try {
-    console.log('free tools in headless Chromium (figures appear as they are measured)');
+    console.log(`free tools in headless Chromium ${browser.version()} (figures appear as they are measured)`);
     const remover = await benchModelTool(
       platform.webUrl,
       '/remove-background-shopify',
@@ -142,7 +154,8 @@ async function main() {
       ['decode', 'inference', 'mask refinement', 'encode'],
     );
     const cached = (result) =>
-      `${s(result.cachedLoad)}  (goal ≤ 0.50 s; model requests over the network: ${result.cachedFromNetwork}), of which:\n` +
+      `${s(result.cachedLoad)}  (goal ≤ 0.50 s; model requests over the network: ${result.cachedFromNetwork}; ` +
+      `WebAssembly code cache entries from the first visit: ${result.codeCacheEntries}), of which:\n` +
       Object.entries(result.cachedStages)
         .map(([stage, seconds]) => `    ${stage.padEnd(40)}${s(seconds)}`)
         .join('\n');
