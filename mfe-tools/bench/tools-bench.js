@@ -9,7 +9,7 @@
 // WebAssembly code cache there, so its "second visit" compiled onnxruntime's ~14 MB WebAssembly again (traced: no
 // v8.wasm.moduleCacheHit, ~3 600 functions compiled lazily), which no returning visitor's browser does.
 // Whether the first visit left that cache is printed: where it did not (seen with Chromium 156 on an AMD EPYC: no
-// entry, even after a removal and a 15-s stay), the second visit's 'runtime' is the compile again, not the page.
+// entry, even after a removal and a 5-s stay), the second visit's 'runtime' is the compile again, not the page.
 
 const { existsSync, mkdtempSync, readdirSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
