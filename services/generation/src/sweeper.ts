@@ -48,7 +48,7 @@ const count = <Key extends string>(tally: Partial<Record<Key, number>>, key: Key
  * Finishes generations whose process stopped half-way (DESIGN §4). Every API and worker process runs one; each step
  * takes its generation by a conditional update with a lease (`claimForSweep`), so two sweepers never work on the
  * same generation at once, and one that dies lets its lease run out for the next. What it does:
- * - dead-lettered render jobs: their generation is given up (unfinished images fail, credits go back);
+ * - dead-lettered render jobs: re-queued while re-queues are left, else given up (as a stuck generation);
  * - `reserving` past RESERVING_TIMEOUT_MS: billing says whether the credits were taken; queue, or fail uncharged;
  * - `pending`/`processing` past their deadline: publish the unconfirmed job, settle, re-queue, or give up;
  * - `analyzed` past `expires_at` (never created from): its files, then its record, are removed.
@@ -161,9 +161,11 @@ export class Sweeper {
   }
 
   /**
-   * Dead-lettered render jobs: the bus gave up on them (deliveries exhausted, the last one failing too). Their
-   * generation is given up here; if billing does not confirm the give-backs now, they stay owed on the generation
-   * and the stuck sweep retries them, so taking the letter off the queue loses nothing.
+   * Dead-lettered render jobs: their deliveries ran out. A render job resumes where it stopped and its writes are
+   * idempotent, so running out of deliveries says the job's consumers kept stopping (worker kills, broker restarts, a
+   * data store away), not that the job is bad: it gets the stuck generation's decision (re-queued while re-queues are
+   * left, given up after), so a job that crashes every worker still ends, after (MAX_REQUEUES + 1) × deliveries. A
+   * step that fails leaves its debts on the generation for the stuck sweep, so taking the letter off loses nothing.
    */
   private async drainDeadLetters(report: SweepReport): Promise<void> {
     const letters = await this.deps.bus.takeDeadLetters(generationQueues.render, { limit: this.options.batch });
@@ -179,9 +181,12 @@ export class Sweeper {
         );
         continue;
       }
-      this.deps.logger.warn({ generation: uuid, reason: letter.reason }, 'dead-lettered render job; giving up');
+      this.deps.logger.warn({ generation: uuid, reason: letter.reason }, 'dead-lettered render job');
       try {
-        await this.deps.settlement.giveUp(uuid, GIVEN_UP_MESSAGE);
+        const generation = await this.deps.generations.findByUuid(uuid);
+        if (generation && (generation.stage === 'pending' || generation.stage === 'processing')) {
+          count(report.stuck, await this.finishStuck(generation));
+        }
       } catch (error) {
         report.errors += 1;
         this.deps.logger.warn({ err: error, generation: uuid }, 'dead-lettered job not settled yet; the sweep retries');

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Model } from 'mongoose';
 import { topics } from '@productgen/contracts';
+import { pollUntil } from '@productgen/test-kit';
 import { emptyImage } from '../src/data/generation-repository';
+import { generationQueues } from '../src/messaging/render-worker';
 import type { GenerationDocument } from '../src/data/schemas';
 import { GIVEN_UP_MESSAGE, NOTHING_CHARGED_MESSAGE } from '../src/domain/sweep';
 import { planVariations } from '@productgen/studio-engine';
@@ -110,6 +112,57 @@ test('two sweepers at once: each stuck creation is settled once (queued when cha
   await jobsSeen(3);
   expect([...published].sort()).toEqual([...charged].sort());
   expect(stack.billing.credits(userId)).toBe(4);
+});
+
+test('a render job whose deliveries ran out is queued again while re-queues are left, then given up', async () => {
+  const userId = newUserId();
+  stack.billing.account(userId, 10);
+  // Rendering, not stuck: only its dead letters bring the sweeper to it.
+  const uuid = await stuckGeneration(userId, 'processing', {
+    images: [emptyImage(0, true), emptyImage(1, true)],
+    started_at: new Date(),
+    job_published_at: new Date(),
+    sweep_after: new Date(Date.now() + 60 * 60_000),
+  });
+  await fetch(`${stack.billing.url}/internal/credits/reserve`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ userId, generationUuid: uuid, count: 2 }),
+  });
+  // A render queue whose consumer never finishes a job, as workers killed in the middle of each delivery would.
+  let deliveries = 0;
+  const consumer = await stack.bus().subscribe(
+    generationQueues.render,
+    [topics.generationRequested],
+    async () => {
+      deliveries += 1;
+      throw new Error('the worker stopped');
+    },
+    { maxDeliveries: 5, retryDelaysMs: [0] },
+  );
+  try {
+    const sweepUntilDeadLettered = () =>
+      pollUntil(
+        'the render job to be dead-lettered',
+        () => first.sweeper.sweep(),
+        (report) => report.deadLetters > 0,
+      );
+
+    await first.creation.publishJob(await stateOf(uuid));
+    // Its 5 deliveries spent: queued again (MAX_REQUEUES=1), a new job with deliveries of its own.
+    expect((await sweepUntilDeadLettered()).stuck).toEqual({ requeue: 1 });
+    expect(await stateOf(uuid)).toMatchObject({ stage: 'processing', requeues: 1 });
+    // Spent again, re-queues too: given up, its credits back.
+    expect((await sweepUntilDeadLettered()).stuck).toEqual({ 'give-up': 1 });
+    expect(deliveries).toBe(10);
+    expect(await stateOf(uuid)).toMatchObject({
+      stage: 'failed',
+      error: `The images could not be made and your credits were given back. ${GIVEN_UP_MESSAGE}`,
+    });
+    expect(stack.billing.credits(userId)).toBe(10);
+  } finally {
+    await consumer.close();
+  }
 });
 
 test('a stuck render is queued again with the same job, then given up: its credits come back and it fails', async () => {
