@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import { pollUntil } from '@productgen/test-kit';
@@ -17,6 +18,11 @@ export interface LoadFigures {
   errors: number;
   non2xx: number;
   status5xx: number;
+  /**
+   * p99 of the load generator's own event-loop delay during the run: it shares the machine and this process, and a
+   * request whose answer it reads late is measured late by as much.
+   */
+  generatorDelayP99Ms: number;
 }
 
 export interface LoadOptions {
@@ -35,10 +41,18 @@ export interface LoadOptions {
  * that many requests a second, as a browser polling and clicking does: the latency a seller sees at that load.
  */
 export async function loadRun(options: LoadOptions): Promise<LoadFigures> {
-  return options.pace === undefined ? closedLoopRun(options) : pacedRun({ ...options, pace: options.pace });
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  delay.enable();
+  try {
+    const figures =
+      options.pace === undefined ? await closedLoopRun(options) : await pacedRun({ ...options, pace: options.pace });
+    return { ...figures, generatorDelayP99Ms: delay.percentile(99) / 1e6 };
+  } finally {
+    delay.disable();
+  }
 }
 
-async function closedLoopRun(options: LoadOptions): Promise<LoadFigures> {
+async function closedLoopRun(options: LoadOptions): Promise<Omit<LoadFigures, 'generatorDelayP99Ms'>> {
   let next = 0;
   const result = await autocannon({
     url: options.url,
@@ -67,7 +81,7 @@ async function closedLoopRun(options: LoadOptions): Promise<LoadFigures> {
  * Latencies are gathered from every run's answers (2xx, as autocannon's own figures), with no correction for
  * coordinated omission: a session waits for its answer before its next request, as a browser's poll does.
  */
-async function pacedRun(options: LoadOptions & { pace: number }): Promise<LoadFigures> {
+async function pacedRun(options: LoadOptions & { pace: number }): Promise<Omit<LoadFigures, 'generatorDelayP99Ms'>> {
   const latencies: number[] = [];
   let answers = 0;
   const periodMs = 1000 / options.pace;

@@ -439,8 +439,9 @@ withRabbitMq('the resilience suite', (AMQP_URL) => {
         'non-2xx (5xx)',
         'batch rendering',
         'load avg',
+        "load generator's delay p99",
       );
-      row('---', '---', '---', '---', '---', '---', '---', '---', '---', '---');
+      row('---', '---', '---', '---', '---', '---', '---', '---', '---', '---', '---');
       for (const figures of load) {
         row(
           figures.target,
@@ -453,6 +454,7 @@ withRabbitMq('the resilience suite', (AMQP_URL) => {
           `${figures.non2xx} (${figures.status5xx})`,
           figures.batchRendering ? 'yes' : 'no',
           figures.loadAverage.toFixed(1),
+          ms(figures.generatorDelayP99Ms),
         );
       }
       // The speed goals (issue 33), each with what this run measured: printed, never asserted.

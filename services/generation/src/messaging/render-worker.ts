@@ -6,7 +6,6 @@ import type { CrashStep } from '../config';
 import type { GenerationRepository } from '../data/generation-repository';
 import type { GenerationDocument } from '../data/schemas';
 import { objectKeys } from '../domain/generation';
-import { GIVEN_UP_MESSAGE } from '../domain/sweep';
 import {
   styleRecipeSchema,
   type Backdrop,
@@ -26,7 +25,7 @@ export interface RenderWorkerDeps {
   studio: StudioRenderer;
   logger: Logger;
   now: () => Date;
-  /** Deliveries of a job before it is given up; on the last one every unfinished image is refunded. */
+  /** Deliveries of a job before the bus dead-letters it (the sweeper then re-queues it or gives it up). */
   maxDeliveries: number;
   /** How long a render may go without progress before the sweeper queues it again. */
   stuckAfterMs: number;
@@ -88,15 +87,9 @@ export class RenderWorker {
     }
     if (generation.stage === 'completed' || generation.stage === 'failed') return;
     await this.deps.generations.markProcessing(generation.uuid, this.progressDeadline());
-    const lastTry = message.deliveryCount >= this.deps.maxDeliveries;
-    try {
-      await this.render(generation);
-    } catch (error) {
-      if (!lastTry) throw error;
-      // Still failing (billing down) dead-letters the job: the drain and the sweeper finish it later.
-      this.deps.logger.error({ err: error, generation: generation.uuid }, 'last delivery of the render job failed');
-      await this.deps.settlement.giveUp(generation.uuid, GIVEN_UP_MESSAGE);
-    }
+    // A failure is retried by the bus; on the last delivery it dead-letters the job, and the sweeper re-queues it or
+    // gives it up (one decision for every job whose deliveries ran out, however they were spent).
+    await this.render(generation);
   }
 
   /** Renders what is not finished yet: every base first (shown at once), then the fixes. */
