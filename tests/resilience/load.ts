@@ -41,14 +41,14 @@ export interface LoadOptions {
  * that many requests a second, as a browser polling and clicking does: the latency a seller sees at that load.
  */
 export async function loadRun(options: LoadOptions): Promise<LoadFigures> {
-  const delay = monitorEventLoopDelay({ resolution: 10 });
-  delay.enable();
+  const generatorDelay = monitorEventLoopDelay({ resolution: 10 });
+  generatorDelay.enable();
   try {
     const figures =
       options.pace === undefined ? await closedLoopRun(options) : await pacedRun({ ...options, pace: options.pace });
-    return { ...figures, generatorDelayP99Ms: delay.percentile(99) / 1e6 };
+    return { ...figures, generatorDelayP99Ms: generatorDelay.percentile(99) / 1e6 };
   } finally {
-    delay.disable();
+    generatorDelay.disable();
   }
 }
 
