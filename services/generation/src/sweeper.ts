@@ -183,10 +183,8 @@ export class Sweeper {
       }
       this.deps.logger.warn({ generation: uuid, reason: letter.reason }, 'dead-lettered render job');
       try {
-        const generation = await this.deps.generations.findByUuid(uuid);
-        if (generation && (generation.stage === 'pending' || generation.stage === 'processing')) {
-          count(report.stuck, await this.finishStuck(generation));
-        }
+        const generation = await this.deps.generations.findLive(uuid);
+        if (generation) count(report.stuck, await this.finishStuck(generation));
       } catch (error) {
         report.errors += 1;
         this.deps.logger.warn({ err: error, generation: uuid }, 'dead-lettered job not settled yet; the sweep retries');

@@ -159,6 +159,14 @@ export class GenerationRepository {
     return this.model.findOne({ uuid }).lean<GenerationDocument>().exec();
   }
 
+  /** The generation while its render job is live (queued or rendering); null once finished, or before. */
+  findLive(uuid: string): Promise<GenerationDocument | null> {
+    return this.model
+      .findOne({ uuid, stage: { $in: liveStages } })
+      .lean<GenerationDocument>()
+      .exec();
+  }
+
   /** The generation when it belongs to the user; another user's is as good as missing. */
   findOwned(uuid: string, userId: string): Promise<GenerationDocument | null> {
     return this.model.findOne({ uuid, user_id: userId }).lean<GenerationDocument>().exec();
