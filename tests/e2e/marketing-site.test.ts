@@ -4,7 +4,7 @@ import path from 'node:path';
 import { brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { parseRoutesManifest, ROUTE_TABLE, type RouteEntry } from '../../packages/mf-shared/src/routes';
-import { collectPageProblems, launchBrowser, waitForReactElement } from '../support/browser';
+import { collectPageProblems, launchBrowser, moveMouse, waitForReactElement } from '../support/browser';
 import { signInBrowserContext } from '../support/platform-ui';
 import {
   repoRoot,
@@ -165,9 +165,10 @@ describe('with JavaScript off', () => {
   });
 });
 
-/** Resolves once React has hydrated the marketing page's heading. */
-function waitForHydration(page: Page): Promise<void> {
-  return waitForReactElement(page, '#pg-app-mfe_marketing h1');
+/** A visitor's first input, then the wait until React has hydrated the marketing page's heading. */
+async function waitForHydration(page: Page): Promise<void> {
+  await moveMouse(page);
+  await waitForReactElement(page, '#pg-app-mfe_marketing h1');
 }
 
 describe('with JavaScript on', () => {
@@ -187,6 +188,23 @@ describe('with JavaScript on', () => {
     }
     expect(problems()).toEqual([]);
     expect(warnings).toEqual([]);
+    await context.close();
+  });
+
+  test('a visitor who touches nothing still gets the app: the platform starts once the page is left alone', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const problems = collectPageProblems(page, [{ url: `${platform.apiUrl}/auth/me`, status: 401 }]);
+    await page.goto(`${platform.webUrl}/fashion-product-photos`);
+    // No input at all: at load the prerendered page is all there is (the platform waits for input or idle) …
+    const hydratedAtLoad = await page.evaluate(() => {
+      const heading = (globalThis as unknown as PageGlobals).document.querySelector('#pg-app-mfe_marketing h1');
+      return heading !== null && Object.keys(heading).some((key) => key.startsWith('__reactFiber'));
+    });
+    expect(hydratedAtLoad).toBe(false);
+    // … and the idle start mounts it without the visitor doing anything.
+    await waitForReactElement(page, '#pg-app-mfe_marketing h1');
+    expect(problems()).toEqual([]);
     await context.close();
   });
 

@@ -10,7 +10,7 @@ import {
   shellHostConfigSchema,
 } from '@productgen/web-host';
 import { findMicrofrontendBuilds } from '../../packages/devstack/src/web';
-import { collectPageProblems, waitForReactElement } from '../support/browser';
+import { collectPageProblems, moveMouse, waitForReactElement } from '../support/browser';
 import { repoRoot } from '@productgen/test-kit/platform-process';
 import { platformInChromium } from '../support/platform-suite';
 import { signInThroughDevDialog } from '../support/platform-ui';
@@ -61,6 +61,7 @@ function violations(onPage: Page = page): Promise<string[]> {
 
 /** The model loader's ready line (or its error) on a tool page. */
 async function waitForToolModel(onPage: Page): Promise<string> {
+  await moveMouse(onPage);
   const state = onPage.getByTestId('model-ready').or(onPage.getByRole('alert'));
   await state.waitFor({ timeout: 240_000 });
   return state.innerText();
@@ -93,6 +94,7 @@ afterAll(async () => {
 test.each(PAGES_WITH_THEIR_APP)('%s runs its apps with no policy violation', async (_name, pathname, appHeading) => {
   const response = await page.goto(`${suite.platform.webUrl}${pathname}`);
   expect(response?.headers()['content-security-policy']).toMatch(/script-src 'self' 'nonce-/);
+  await moveMouse(page);
   await waitForReactElement(page, appHeading);
   expect(await violations()).toEqual([]);
 });
@@ -115,6 +117,7 @@ test('a tool page loads its model in a worker and compiles WebAssembly with no p
 
 test('script injected into a page is refused and reported', async () => {
   await page.goto(`${suite.platform.webUrl}/privacy`);
+  await moveMouse(page);
   await waitForReactElement(page, '#pg-app-mfe_marketing h1');
   const ran = await page.evaluate(() => {
     const globals = globalThis as unknown as ViolationGlobals;
@@ -185,6 +188,7 @@ describe("distributed mode's shell host", () => {
   test.each(PAGES_WITH_THEIR_APP)('%s runs its apps with no policy violation', async (_name, pathname, appHeading) => {
     const response = await distributedPage.goto(`${shellUrl}${pathname}`);
     expect(response?.headers()['content-security-policy']).toContain(`connect-src 'self' ${suite.platform.apiUrl}`);
+    await moveMouse(distributedPage);
     await waitForReactElement(distributedPage, appHeading);
     expect(await violations(distributedPage)).toEqual([]);
   });
