@@ -24,7 +24,9 @@ import { judgedPhotos, judgeName, type JudgedPhoto, type NameVerdict } from '../
  * Measured here (AVX-512 VNNI): file names 0 wrong, category 35/36 test and 64/66 eval; camera names 3 wrong of 102
  * ("candle" for a reed diffuser among candles, "strainer" for loose tea, "fashion item" for a baby bodysuit filed as fashion),
  * category 31/36 and 39/66. The code before this (names from the classifier's strongest class, no file name) gave
- * 68 wrong names of 102 and the same categories as camera names now.
+ * 68 wrong names of 102 and the same categories as camera names now. On an AVX2-only AMD EPYC (Zen 1, u8×u8): the
+ * same with file names; camera names 1 wrong of 102, category 31/36 and 38/66; with INT8_KERNELS=u8s8 forced there,
+ * 26/36 and 31/66, and the floor below fails.
  */
 
 /** The machine's shared model folder (../shared beside the repository), as the engine's own tests read it. */
