@@ -8,6 +8,7 @@ import {
   collectPageProblems,
   launchBrowser,
   logRequests,
+  moveMouse,
   waitForReactElement,
   type RequestLog,
 } from '../support/browser';
@@ -160,7 +161,7 @@ async function visit(pathname: string): Promise<() => string[]> {
 
 /** A mouse move (a visitor's first input) and the wait until the document's platform has mounted its first app. */
 async function startedPlatform(): Promise<void> {
-  await page.mouse.move(3, 3);
+  await moveMouse(page);
   await page.waitForFunction(() => (globalThis as unknown as PageGlobals).e2eMounted === true);
 }
 

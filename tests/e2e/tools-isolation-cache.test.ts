@@ -1,7 +1,7 @@
 import path from 'node:path';
 import sharp from 'sharp';
 import type { BrowserContext, Page } from 'playwright-core';
-import { collectPageProblems } from '../support/browser';
+import { collectPageProblems, moveMouse } from '../support/browser';
 import { platformInChromium } from '../support/platform-suite';
 import { repoRoot } from '@productgen/test-kit/platform-process';
 
@@ -30,7 +30,7 @@ async function openPage(context: BrowserContext, pagePath: string) {
   );
   await page.goto(`${suite.platform.webUrl}${pagePath}`);
   // A visitor's first input starts the platform on a public page.
-  await page.mouse.move(5, 5);
+  await moveMouse(page);
   return { page, problems, modelRequests };
 }
 
@@ -42,7 +42,7 @@ const isolated = (page: Page) =>
 
 /** single-spa's navigateToUrl (its window.singleSpaNavigate) once the platform runs, until the next document loads. */
 async function navigateInPage(page: Page, pagePath: string): Promise<void> {
-  await page.mouse.move(9, 9);
+  await moveMouse(page);
   await page.waitForFunction(() => (window as unknown as WithMounted).e2eMounted === true);
   await Promise.all([
     page.waitForEvent('load'),
@@ -79,7 +79,7 @@ describe('free tools: isolation, model cache, background colour', () => {
     await page.getByRole('button', { name: 'Free Tools' }).click();
     await page.getByRole('menuitem', { name: 'AI Background Remover' }).click();
     await page.waitForURL('**/remove-background-shopify');
-    await page.mouse.move(6, 6);
+    await moveMouse(page);
     expect(await waitForModel(page)).toMatch(/^AI ready · runs on this device: WASM \(CPU, \d+ threads?\)$/);
     expect(await isolated(page)).toBe(true);
 
@@ -87,7 +87,7 @@ describe('free tools: isolation, model cache, background colour', () => {
     await navigateInPage(page, '/pricing');
     expect(await isolated(page)).toBe(false);
     await navigateInPage(page, '/image-upscaler');
-    await page.mouse.move(8, 8);
+    await moveMouse(page);
     expect(await waitForModel(page)).toContain('AI ready');
     expect(await isolated(page)).toBe(true);
     expect(problems()).toEqual([]);

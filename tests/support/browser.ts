@@ -75,10 +75,18 @@ interface ElementGlobals {
  * React keeps its fiber on the nodes it rendered or hydrated.
  */
 export async function waitForReactElement(page: Page, selector: string): Promise<void> {
-  await page.waitForFunction((css) => {
-    const element = (globalThis as unknown as ElementGlobals).document.querySelector(css);
-    return element !== null && Object.keys(element).some((key) => key.startsWith('__reactFiber'));
-  }, selector);
+  await page.waitForFunction(ownedByReact, selector);
+}
+
+/** Whether React owns an element matching `selector` now (prerendered markup alone: false). */
+export function isReactElement(page: Page, selector: string): Promise<boolean> {
+  return page.evaluate(ownedByReact, selector);
+}
+
+/** Runs in the page: React keeps its fiber on the nodes it rendered or hydrated. */
+function ownedByReact(css: string): boolean {
+  const element = (globalThis as unknown as ElementGlobals).document.querySelector(css);
+  return element !== null && Object.keys(element).some((key) => key.startsWith('__reactFiber'));
 }
 
 /** Mouse moves so far: each goes somewhere new, because Chromium sends no mousemove for a move that stays put. */
